@@ -1,0 +1,17 @@
+// The animcore WebAssembly module: kernels only (no I/O, no formats). Built twice from this
+// source: with SIMD (`--enable simd`) and scalar; `ASC_FEATURE_SIMD` picks the code path.
+export { alloc, free } from './memory';
+export {
+  uniformClipCreate,
+  uniformClipKeys,
+  uniformClipSlotOut,
+  uniformClipStaticOut,
+  uniformClipStaticValues,
+  uniformClipCounts,
+  uniformClipVelocityOut,
+  uniformClipSample,
+} from './uniform-clip';
+export { mixSamples } from './mix';
+
+/** 1 when this build uses WebAssembly SIMD. */
+export const SIMD: i32 = ASC_FEATURE_SIMD ? 1 : 0;

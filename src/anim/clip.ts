@@ -1,0 +1,81 @@
+import { UsageError } from '../errors.js';
+import type { AnimCurve } from './curve.js';
+import type { AnimEvent } from './event.js';
+import { InfinityType } from './infinity-type.js';
+
+export interface AnimClipInit {
+  name: string;
+  curves: AnimCurve[];
+  /** Keys per uniform curve; required when any curve is `uniform`. */
+  keyCount?: number;
+  /** Seconds between uniform keys; required when any curve is `uniform`. */
+  keyDuration?: number;
+  /** Seconds; defaults to `keyCount × keyDuration` (Nebula3 clip duration). */
+  duration?: number;
+  preInfinity?: InfinityType;
+  postInfinity?: InfinityType;
+  events?: AnimEvent[];
+  /** Format facts that belong to this clip (e.g. Nebula `startKey`, `fadeInFrames`). */
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * A set of curves sampled together at one time (after Nebula3 `CoreAnimation::AnimClip`).
+ * Constructing a clip checks that its uniform curves agree with `keyCount`; a mismatch is a
+ * `UsageError`. Clips are immutable plain data: no wasm, no I/O.
+ */
+export class AnimClip {
+  readonly name: string;
+  readonly curves: readonly AnimCurve[];
+  readonly keyCount: number;
+  /** Seconds between uniform keys (0 for clips without uniform curves). */
+  readonly keyDuration: number;
+  /** Seconds. */
+  readonly duration: number;
+  readonly preInfinity: InfinityType;
+  readonly postInfinity: InfinityType;
+  /** Sorted by time. */
+  readonly events: readonly AnimEvent[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+
+  constructor(init: AnimClipInit) {
+    this.name = init.name;
+    this.curves = init.curves;
+    this.keyCount = init.keyCount ?? 0;
+    this.keyDuration = init.keyDuration ?? 0;
+    const hasUniform = init.curves.some((c) => c.keys.encoding === 'uniform');
+    if (hasUniform) {
+      if (!Number.isInteger(this.keyCount) || this.keyCount < 1) {
+        throw new UsageError(`clip "${init.name}": keyCount must be a positive integer, got ${init.keyCount}`);
+      }
+      if (!(this.keyDuration > 0) || !Number.isFinite(this.keyDuration)) {
+        throw new UsageError(`clip "${init.name}": keyDuration must be a positive number of seconds, got ${init.keyDuration}`);
+      }
+    }
+    init.curves.forEach((c, i) => {
+      if (c.keys.encoding === 'uniform' && c.keys.values.length !== 4 * this.keyCount) {
+        throw new UsageError(
+          `clip "${init.name}" curve ${i}: ${c.keys.values.length} floats, expected 4 × keyCount = ${4 * this.keyCount}`,
+        );
+      }
+      if (c.keys.encoding === 'static' && c.keys.value.length !== 4) {
+        throw new UsageError(`clip "${init.name}" curve ${i}: a static value has 4 floats, got ${c.keys.value.length}`);
+      }
+    });
+    this.duration = init.duration ?? this.keyCount * this.keyDuration;
+    if (!(this.duration >= 0) || !Number.isFinite(this.duration)) {
+      throw new UsageError(`clip "${init.name}": duration must be a finite number of seconds >= 0, got ${init.duration}`);
+    }
+    this.preInfinity = init.preInfinity ?? InfinityType.Constant;
+    this.postInfinity = init.postInfinity ?? InfinityType.Constant;
+    this.events = [...(init.events ?? [])].sort((a, b) => a.time - b.time);
+    this.metadata = init.metadata ?? {};
+  }
+
+  /** Number of stored keys over all curves (static curves count one). */
+  get storedKeyCount(): number {
+    let n = 0;
+    for (const c of this.curves) n += c.keys.encoding === 'uniform' ? this.keyCount : 1;
+    return n;
+  }
+}

@@ -1,0 +1,43 @@
+import type { CurveType } from './curve-type.js';
+
+/** What a curve drives: a joint (by name; `null` for clip-level curves) and a property of it. */
+export interface CurveTarget {
+  joint: string | null;
+  /** e.g. `translation`, `rotation`, `scale`, `velocity`, or a format-specific name. */
+  property: string;
+}
+
+/** One constant float4; no keys. */
+export interface StaticKeys {
+  readonly encoding: 'static';
+  /** x, y, z, w. */
+  readonly value: Float32Array;
+}
+
+/**
+ * float4 keys every `keyDuration` seconds starting at t = 0 (Nebula, Meteor, resampled clips).
+ * All uniform curves of one clip share the clip's `keyCount` and `keyDuration`.
+ */
+export interface UniformKeys {
+  readonly encoding: 'uniform';
+  /** `4 × keyCount` floats: key k is `values[4k .. 4k+3]` (x, y, z, w). */
+  readonly values: Float32Array;
+}
+
+export type CurveKeys = StaticKeys | UniformKeys;
+
+/**
+ * One animated float4 channel of a clip (after Nebula3 `CoreAnimation::AnimCurve`).
+ * An inactive curve samples with count 0 (spec nebula.md §3.3).
+ */
+export interface AnimCurve {
+  readonly curveType: CurveType;
+  readonly target: CurveTarget;
+  readonly active: boolean;
+  readonly keys: CurveKeys;
+}
+
+/** A `StaticKeys` holding `x, y, z, w`. */
+export function staticKeys(x: number, y: number, z: number, w: number): StaticKeys {
+  return { encoding: 'static', value: Float32Array.of(x, y, z, w) };
+}

@@ -1,0 +1,10 @@
+export { CurveType, CURVE_TYPES } from './curve-type.js';
+export type { AnimCurve, CurveKeys, CurveTarget, StaticKeys, UniformKeys } from './curve.js';
+export { staticKeys } from './curve.js';
+export { InfinityType } from './infinity-type.js';
+export type { AnimEvent } from './event.js';
+export { AnimClip, type AnimClipInit } from './clip.js';
+export { Skeleton, type Joint, type JointPose } from './skeleton.js';
+export { AnimResource, type AnimResourceInit } from './resource.js';
+export type { RotationMode, SampleOptions, MixOptions, SampleArrays } from './sample-options.js';
+export { alignRotationKeys } from './rotation-alignment.js';

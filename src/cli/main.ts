@@ -1,0 +1,1 @@
+console.log('animcore cli: not yet');

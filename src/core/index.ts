@@ -1,0 +1,5 @@
+export { AnimCore, type AnimCoreOptions } from './anim-core.js';
+export { AnimSampleBuffer } from './sample-buffer.js';
+export { AnimSampler } from './sampler.js';
+export { AnimMixer } from './mixer.js';
+export type { WasmBuild, WasmSource } from './load-module.js';

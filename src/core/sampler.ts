@@ -1,0 +1,41 @@
+import type { AnimClip, SampleOptions } from '../anim/index.js';
+import { UsageError } from '../errors.js';
+import type { AnimCore } from './anim-core.js';
+import { SAMPLE_SLERP, SAMPLE_STEP } from './kernel-exports.js';
+import type { AnimSampleBuffer } from './sample-buffer.js';
+
+/**
+ * Samples a loaded clip at one time (Nebula3 `AnimSampler`, spec nebula.md §3.3): every curve
+ * of the clip is evaluated at `time` seconds into `out`. Uniform clips: key index from time,
+ * Constant/Cycle pre- and post-infinity (a cycling clip's last interval runs from the last key back
+ * to key 0; negative times wrap floor-based), lerp for every type but Rotation, nlerp (default) or
+ * slerp for rotations over keys sign-aligned at load. Static curves give their value; inactive
+ * curves get count 0 and their static value (or key 0). Velocity samples are scaled by
+ * `timeFactor`.
+ */
+export class AnimSampler {
+  constructor(private readonly core: AnimCore) {}
+
+  /**
+   * @param clip a clip of a resource loaded into this core
+   * @param time seconds (any finite number)
+   * @param out a buffer of the clip's curve count
+   * @throws UsageError when the clip is not loaded, `out` does not fit, `time` is not finite,
+   *   or `rotation: 'raw'` is asked of a uniform clip
+   */
+  sample(clip: AnimClip, time: number, out: AnimSampleBuffer, options: SampleOptions = {}): void {
+    const ptr = this.core.clipPointer(clip);
+    out.checkLive();
+    if (out.curveCount !== clip.curves.length) {
+      throw new UsageError(`buffer has ${out.curveCount} curves, clip "${clip.name}" has ${clip.curves.length}`);
+    }
+    if (!Number.isFinite(time)) throw new UsageError(`time must be a finite number of seconds, got ${time}`);
+    if (options.rotation === 'raw') {
+      throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK); clip "${clip.name}" is uniform`);
+    }
+    const timeFactor = options.timeFactor ?? 1;
+    if (!Number.isFinite(timeFactor)) throw new UsageError(`timeFactor must be finite, got ${timeFactor}`);
+    const flags = (options.sampleType === 'step' ? SAMPLE_STEP : 0) | (options.rotation === 'slerp' ? SAMPLE_SLERP : 0);
+    this.core.kernel.uniformClipSample(ptr, time, out.samplesPtr, out.countsPtr, flags, timeFactor);
+  }
+}

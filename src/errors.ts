@@ -1,0 +1,47 @@
+/**
+ * Errors thrown by animcore. Every error the library throws on purpose is an `AnimcoreError`;
+ * bad bytes are a `FormatError` that says where (byte `offset` or text `line`) and what was
+ * expected; misuse of the API is a `UsageError`.
+ */
+export class AnimcoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Where in the input a `FormatError` happened: a byte offset (binary) or a 1-based line (text). */
+export interface FormatErrorLocation {
+  /** Byte offset from the start of the file. */
+  offset?: number;
+  /** 1-based line number for text formats. */
+  line?: number;
+}
+
+/**
+ * The input is not a valid file of `format`. `code` is a short machine-readable reason
+ * (e.g. `truncated`, `bad-magic`, `size-mismatch`, `bad-value`, `trailing-bytes`).
+ */
+export class FormatError extends AnimcoreError {
+  readonly format: string;
+  readonly code: string;
+  readonly offset: number | undefined;
+  readonly line: number | undefined;
+
+  constructor(format: string, code: string, where: FormatErrorLocation, message: string) {
+    const at =
+      where.line !== undefined
+        ? `line ${where.line}`
+        : where.offset !== undefined
+          ? `byte ${where.offset}`
+          : 'unknown position';
+    super(`${format}: ${message} (at ${at})`);
+    this.format = format;
+    this.code = code;
+    this.offset = where.offset;
+    this.line = where.line;
+  }
+}
+
+/** The API was called in a way it does not support (wrong sizes, disposed objects, bad options). */
+export class UsageError extends AnimcoreError {}

@@ -1,0 +1,5 @@
+// The public API of animcore.
+export { AnimcoreError, FormatError, UsageError } from './errors.js';
+export * from './anim/index.js';
+export * from './core/index.js';
+export { referenceMix, referenceSampleUniform } from './reference/index.js';

@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { AnimClip, type AnimCurve, CURVE_TYPES, type CurveType, InfinityType } from '../../src/anim/index.js';
+
+const f = (min: number, max: number) => fc.float({ min, max, noNaN: true, noDefaultInfinity: true });
+
+/** A random unit quaternion-ish float4 (not normalised exactly, as real keys are not). */
+const quat = fc
+  .tuple(f(-1, 1), f(-1, 1), f(-1, 1), f(-1, 1))
+  .filter(([x, y, z, w]) => x * x + y * y + z * z + w * w > 0.01)
+  .map(([x, y, z, w]) => {
+    const l = Math.hypot(x, y, z, w);
+    return [x / l, y / l, z / l, w / l];
+  });
+
+const curveSpec = fc.record({
+  curveType: fc.constantFrom<CurveType>(...CURVE_TYPES),
+  active: fc.boolean(),
+  isStatic: fc.boolean(),
+  seed: fc.array(f(-100, 100), { minLength: 4, maxLength: 4 }),
+});
+
+/** Random uniform clips: 1–12 curves of every type, 1–8 keys, random infinity and key duration. */
+export const arbitraryUniformClip = fc
+  .record({
+    keyCount: fc.integer({ min: 1, max: 8 }),
+    keyDuration: fc.constantFrom(0.04, 1 / 30, 0.1, 0.0166667, 0.5),
+    pre: fc.constantFrom(InfinityType.Constant, InfinityType.Cycle),
+    post: fc.constantFrom(InfinityType.Constant, InfinityType.Cycle),
+    curves: fc.array(curveSpec, { minLength: 1, maxLength: 12 }),
+  })
+  .chain((spec) =>
+    fc
+      .tuple(
+        ...spec.curves.map((c) =>
+          c.curveType === 'rotation'
+            ? fc.array(quat, { minLength: spec.keyCount, maxLength: spec.keyCount })
+            : fc.array(fc.array(f(-100, 100), { minLength: 4, maxLength: 4 }), {
+                minLength: spec.keyCount,
+                maxLength: spec.keyCount,
+              }),
+        ),
+      )
+      .map((keysPerCurve) => {
+        const curves: AnimCurve[] = spec.curves.map((c, i) => {
+          const keys = keysPerCurve[i]!;
+          return {
+            curveType: c.curveType,
+            active: c.active,
+            target: { joint: `j${i}`, property: c.curveType },
+            keys: c.isStatic
+              ? { encoding: 'static', value: Float32Array.from(keys[0]!) }
+              : { encoding: 'uniform', values: Float32Array.from(keys.flat()) },
+          };
+        });
+        return new AnimClip({
+          name: 'random',
+          curves,
+          keyCount: spec.keyCount,
+          keyDuration: spec.keyDuration,
+          preInfinity: spec.pre,
+          postInfinity: spec.post,
+        });
+      }),
+  );
