@@ -6,6 +6,7 @@ import { MemoryViews } from './memory-views.js';
 import { AnimMixer } from './mixer.js';
 import { AnimSampleBuffer } from './sample-buffer.js';
 import { AnimSampler } from './sampler.js';
+import { clipKind, type LoadedClip } from './clip-kind.js';
 import { writeUniformClip } from './uniform-clip-block.js';
 
 export interface AnimCoreOptions {
@@ -34,7 +35,7 @@ export class AnimCore {
   readonly kernel: KernelExports;
   /** @internal */
   readonly views: MemoryViews;
-  private readonly clips = new WeakMap<AnimClip, number>();
+  private readonly clips = new WeakMap<AnimClip, LoadedClip>();
 
   private constructor(instance: WebAssembly.Instance) {
     this.kernel = instance.exports as unknown as KernelExports;
@@ -73,7 +74,7 @@ export class AnimCore {
     try {
       for (const clip of resource.clips) {
         if (this.clips.has(clip)) continue;
-        this.clips.set(clip, writeUniformClip(this.kernel, this.views, clip));
+        this.clips.set(clip, this.write(clip));
         added.push(clip);
       }
     } catch (e) {
@@ -83,10 +84,21 @@ export class AnimCore {
     if (added.length > 0) resource.onDispose(() => this.release(added));
   }
 
+  /** Copies one clip into wasm memory in the layout of its kind's kernel. */
+  private write(clip: AnimClip): LoadedClip {
+    const kind = clipKind(clip);
+    switch (kind) {
+      case 'uniform':
+        return { kind, ptr: writeUniformClip(this.kernel, this.views, clip) };
+      default:
+        throw new UsageError(`clip "${clip.name}": ${kind} curves cannot be loaded by this core`);
+    }
+  }
+
   private release(clips: AnimClip[]): void {
     for (const clip of clips) {
-      const p = this.clips.get(clip);
-      if (p !== undefined) this.kernel.free(p);
+      const loaded = this.clips.get(clip);
+      if (loaded !== undefined) this.kernel.free(loaded.ptr);
       this.clips.delete(clip);
     }
   }
@@ -96,11 +108,11 @@ export class AnimCore {
     return this.clips.has(clip);
   }
 
-  /** @internal the clip's block, or a UsageError when it is not loaded (or was disposed) */
-  clipPointer(clip: AnimClip): number {
-    const p = this.clips.get(clip);
-    if (p === undefined) throw new UsageError(`clip "${clip.name}" is not loaded in this core (load its resource first)`);
-    return p;
+  /** @internal the clip's kind and block, or a UsageError when it is not loaded (or was disposed) */
+  loadedClip(clip: AnimClip): LoadedClip {
+    const loaded = this.clips.get(clip);
+    if (loaded === undefined) throw new UsageError(`clip "${clip.name}" is not loaded in this core (load its resource first)`);
+    return loaded;
   }
 
   /** A sample buffer shaped for `clip` (its curve count and types). */

@@ -24,18 +24,23 @@ export class AnimSampler {
    *   or `rotation: 'raw'` is asked of a uniform clip
    */
   sample(clip: AnimClip, time: number, out: AnimSampleBuffer, options: SampleOptions = {}): void {
-    const ptr = this.core.clipPointer(clip);
+    const loaded = this.core.loadedClip(clip);
     out.checkLive();
     if (out.curveCount !== clip.curves.length) {
       throw new UsageError(`buffer has ${out.curveCount} curves, clip "${clip.name}" has ${clip.curves.length}`);
     }
     if (!Number.isFinite(time)) throw new UsageError(`time must be a finite number of seconds, got ${time}`);
-    if (options.rotation === 'raw') {
-      throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK); clip "${clip.name}" is uniform`);
-    }
     const timeFactor = options.timeFactor ?? 1;
     if (!Number.isFinite(timeFactor)) throw new UsageError(`timeFactor must be finite, got ${timeFactor}`);
-    const flags = (options.sampleType === 'step' ? SAMPLE_STEP : 0) | (options.rotation === 'slerp' ? SAMPLE_SLERP : 0);
-    this.core.kernel.uniformClipSample(ptr, time, out.samplesPtr, out.countsPtr, flags, timeFactor);
+    switch (loaded.kind) {
+      case 'uniform': {
+        if (options.rotation === 'raw') {
+          throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK); clip "${clip.name}" is uniform`);
+        }
+        const flags = (options.sampleType === 'step' ? SAMPLE_STEP : 0) | (options.rotation === 'slerp' ? SAMPLE_SLERP : 0);
+        this.core.kernel.uniformClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, flags, timeFactor);
+        return;
+      }
+    }
   }
 }
