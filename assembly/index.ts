@@ -1,16 +1,9 @@
 // The animcore WebAssembly module: kernels only (no I/O, no formats). Built twice from this
 // source: with SIMD (`--enable simd`) and scalar; `ASC_FEATURE_SIMD` picks the code path.
 export { alloc, free } from './memory';
-export {
-  uniformClipCreate,
-  uniformClipKeys,
-  uniformClipSlotOut,
-  uniformClipStaticOut,
-  uniformClipStaticValues,
-  uniformClipCounts,
-  uniformClipVelocityOut,
-  uniformClipSample,
-} from './uniform-clip';
+export { clipArray } from './clip-header';
+export { uniformClipCreate, uniformClipSample } from './uniform-clip';
+export { keyedClipCreate, keyedClipSample } from './keyed-clip';
 export { mixSamples } from './mix';
 
 /** 1 when this build uses WebAssembly SIMD. */

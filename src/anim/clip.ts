@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import type { AnimCurve } from './curve.js';
+import type { AnimCurve, KeyedKeys } from './curve.js';
 import type { AnimEvent } from './event.js';
 import { InfinityType } from './infinity-type.js';
 
@@ -10,7 +10,10 @@ export interface AnimClipInit {
   keyCount?: number;
   /** Seconds between uniform keys; required when any curve is `uniform`. */
   keyDuration?: number;
-  /** Seconds; defaults to `keyCount × keyDuration` (Nebula3 clip duration). */
+  /**
+   * Seconds; defaults to `keyCount × keyDuration` (Nebula3 clip duration) for uniform clips and
+   * to the latest key time (at least 0) for keyed clips.
+   */
   duration?: number;
   preInfinity?: InfinityType;
   postInfinity?: InfinityType;
@@ -58,11 +61,12 @@ export class AnimClip {
           `clip "${init.name}" curve ${i}: ${c.keys.values.length} floats, expected 4 × keyCount = ${4 * this.keyCount}`,
         );
       }
+      if (c.keys.encoding === 'keyed') checkKeyed(init.name, i, c.keys);
       if (c.keys.encoding === 'static' && c.keys.value.length !== 4) {
         throw new UsageError(`clip "${init.name}" curve ${i}: a static value has 4 floats, got ${c.keys.value.length}`);
       }
     });
-    this.duration = init.duration ?? this.keyCount * this.keyDuration;
+    this.duration = init.duration ?? (hasUniform ? this.keyCount * this.keyDuration : lastKeyTime(init.curves));
     if (!(this.duration >= 0) || !Number.isFinite(this.duration)) {
       throw new UsageError(`clip "${init.name}": duration must be a finite number of seconds >= 0, got ${init.duration}`);
     }
@@ -75,7 +79,27 @@ export class AnimClip {
   /** Number of stored keys over all curves (static curves count one). */
   get storedKeyCount(): number {
     let n = 0;
-    for (const c of this.curves) n += c.keys.encoding === 'uniform' ? this.keyCount : 1;
+    for (const c of this.curves) {
+      n += c.keys.encoding === 'uniform' ? this.keyCount : c.keys.encoding === 'keyed' ? c.keys.times.length : 1;
+    }
     return n;
+  }
+}
+
+function lastKeyTime(curves: readonly AnimCurve[]): number {
+  let t = 0;
+  for (const c of curves) if (c.keys.encoding === 'keyed') t = Math.max(t, c.keys.times[c.keys.times.length - 1]!);
+  return t;
+}
+
+function checkKeyed(clip: string, i: number, keys: KeyedKeys): void {
+  const n = keys.times.length;
+  if (n < 1 || keys.values.length !== 4 * n) {
+    throw new UsageError(`clip "${clip}" curve ${i}: ${n} key times and ${keys.values.length} floats; need ≥ 1 key and 4 floats per key`);
+  }
+  for (let k = 0; k < n; k++) {
+    if (!Number.isFinite(keys.times[k]!) || (k > 0 && keys.times[k]! < keys.times[k - 1]!)) {
+      throw new UsageError(`clip "${clip}" curve ${i}: key time ${k} (${keys.times[k]}) is not finite or decreases`);
+    }
   }
 }

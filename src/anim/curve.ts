@@ -24,7 +24,19 @@ export interface UniformKeys {
   readonly values: Float32Array;
 }
 
-export type CurveKeys = StaticKeys | UniformKeys;
+/**
+ * float4 keys at their own times (AAF channels, Meteor frames). Before the first key the curve
+ * holds key 0, from the last key on it holds the last key; equal neighbouring times are a step.
+ */
+export interface KeyedKeys {
+  readonly encoding: 'keyed';
+  /** Seconds, non-decreasing, finite; at least one. */
+  readonly times: Float32Array;
+  /** `4 × times.length` floats: key k is `values[4k .. 4k+3]`. */
+  readonly values: Float32Array;
+}
+
+export type CurveKeys = StaticKeys | UniformKeys | KeyedKeys;
 
 /**
  * One animated float4 channel of a clip (after Nebula3 `CoreAnimation::AnimCurve`).

@@ -1,5 +1,5 @@
 export { CurveType, CURVE_TYPES } from './curve-type.js';
-export type { AnimCurve, CurveKeys, CurveTarget, StaticKeys, UniformKeys } from './curve.js';
+export type { AnimCurve, CurveKeys, CurveTarget, KeyedKeys, StaticKeys, UniformKeys } from './curve.js';
 export { staticKeys } from './curve.js';
 export { InfinityType } from './infinity-type.js';
 export type { AnimEvent } from './event.js';

@@ -7,6 +7,7 @@ import { AnimMixer } from './mixer.js';
 import { AnimSampleBuffer } from './sample-buffer.js';
 import { AnimSampler } from './sampler.js';
 import { clipKind, type LoadedClip } from './clip-kind.js';
+import { writeKeyedClip } from './keyed-clip-block.js';
 import { writeUniformClip } from './uniform-clip-block.js';
 
 export interface AnimCoreOptions {
@@ -90,8 +91,8 @@ export class AnimCore {
     switch (kind) {
       case 'uniform':
         return { kind, ptr: writeUniformClip(this.kernel, this.views, clip) };
-      default:
-        throw new UsageError(`clip "${clip.name}": ${kind} curves cannot be loaded by this core`);
+      case 'keyed':
+        return { kind, ptr: writeKeyedClip(this.kernel, this.views, clip) };
     }
   }
 

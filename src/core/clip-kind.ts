@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
  * Which kernel samples a clip, decided by its curves' key encoding: every non-static curve of a
  * clip must share one encoding (static-only clips are `uniform`).
  */
-export type ClipKind = 'uniform';
+export type ClipKind = 'uniform' | 'keyed';
 
 /** A clip copied into wasm memory: its kind and its block. */
 export interface LoadedClip {

@@ -4,25 +4,12 @@ export interface KernelExports {
   SIMD: WebAssembly.Global;
   alloc(size: number): number;
   free(ptr: number): void;
-  uniformClipCreate(
-    curveCount: number,
-    keyCount: number,
-    sliceWidth: number,
-    linearCount: number,
-    staticCount: number,
-    velocityCount: number,
-    pre: number,
-    post: number,
-    keyDuration: number,
-    duration: number,
-  ): number;
-  uniformClipKeys(p: number): number;
-  uniformClipSlotOut(p: number): number;
-  uniformClipStaticOut(p: number): number;
-  uniformClipStaticValues(p: number): number;
-  uniformClipCounts(p: number): number;
-  uniformClipVelocityOut(p: number): number;
+  /** Address of a shared clip array; `field` is one of `ClipField`. */
+  clipArray(p: number, field: number): number;
+  uniformClipCreate(...args: [...SharedClipArgs, keyCount: number, keyDuration: number]): number;
   uniformClipSample(p: number, time: number, out: number, outCounts: number, flags: number, timeFactor: number): void;
+  keyedClipCreate(...args: [...SharedClipArgs, keyBytes: number]): number;
+  keyedClipSample(p: number, time: number, out: number, outCounts: number, cursors: number, flags: number, timeFactor: number): void;
   mixSamples(
     linear: number,
     linearCount: number,
@@ -39,7 +26,29 @@ export interface KernelExports {
   ): void;
 }
 
-/** `uniformClipSample` flag bits (assembly/uniform-clip.ts). */
+/** The leading arguments of every `*ClipCreate` (assembly/clip-header.ts `clipAlloc`). */
+export type SharedClipArgs = [
+  curveCount: number,
+  slotCount: number,
+  linearCount: number,
+  staticCount: number,
+  velocityCount: number,
+  pre: number,
+  post: number,
+  duration: number,
+];
+
+/** Header offsets of the shared clip arrays (assembly/clip-header.ts). */
+export const ClipField = {
+  SlotOut: 40,
+  StaticOut: 44,
+  StaticValues: 48,
+  Counts: 52,
+  VelocityOut: 56,
+  Extra: 60,
+} as const;
+
+/** Clip sampler flag bits (assembly/clip-header.ts). */
 export const SAMPLE_STEP = 1;
 export const SAMPLE_SLERP = 2;
 /** `mixSamples` flag bits (assembly/mix.ts). */

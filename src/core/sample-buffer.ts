@@ -7,7 +7,8 @@ import type { AnimCore } from './anim-core.js';
  * `samples` is a `Float32Array` of `4 × curveCount` floats (curve i at `4i`: x y z w; quaternions
  * x y z w), `counts` a `Uint8Array` of `curveCount` sample counts. Both are views re-derived on
  * every access, so they stay valid when memory grows; do not keep them across sampler calls that
- * load resources. Create with `core.createSampleBuffer(clip)`; `dispose()` frees the memory.
+ * load resources. A buffer is one playback instance: it also keeps the keyed sampler's cursor.
+ * Create with `core.createSampleBuffer(clip)`; `dispose()` frees the memory.
  */
 export class AnimSampleBuffer implements SampleArrays {
   readonly curveCount: number;
@@ -16,6 +17,8 @@ export class AnimSampleBuffer implements SampleArrays {
   samplesPtr: number;
   /** @internal */
   countsPtr: number;
+  /** @internal u32 per curve: the keyed sampler's last key index (a per-instance cursor) */
+  cursorsPtr: number;
   /** @internal u32 lists of curve indices for the mixer: non-rotation curves, then rotation curves */
   linearPtr: number;
   /** @internal */
@@ -39,6 +42,7 @@ export class AnimSampleBuffer implements SampleArrays {
     const k = core.kernel;
     this.samplesPtr = k.alloc(16 * n);
     this.countsPtr = k.alloc(n);
+    this.cursorsPtr = k.alloc(4 * n);
     this.linearPtr = k.alloc(4 * linear.length);
     this.rotationPtr = k.alloc(4 * rotation.length);
     const u32 = core.views.u32;
@@ -73,7 +77,7 @@ export class AnimSampleBuffer implements SampleArrays {
   dispose(): void {
     if (this.samplesPtr === 0) return;
     const k = this.core.kernel;
-    for (const p of [this.samplesPtr, this.countsPtr, this.linearPtr, this.rotationPtr]) k.free(p);
-    this.samplesPtr = this.countsPtr = this.linearPtr = this.rotationPtr = 0;
+    for (const p of [this.samplesPtr, this.countsPtr, this.cursorsPtr, this.linearPtr, this.rotationPtr]) k.free(p);
+    this.samplesPtr = this.countsPtr = this.cursorsPtr = this.linearPtr = this.rotationPtr = 0;
   }
 }

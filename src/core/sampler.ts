@@ -6,7 +6,9 @@ import type { AnimSampleBuffer } from './sample-buffer.js';
 
 /**
  * Samples a loaded clip at one time (Nebula3 `AnimSampler`, spec nebula.md §3.3): every curve
- * of the clip is evaluated at `time` seconds into `out`. Uniform clips: key index from time,
+ * of the clip is evaluated at `time` seconds into `out`. Keyed clips (spec aaf.md §2.3): per curve
+ * the surrounding keys by time (from the buffer's cursor, else binary search), held before the
+ * first and after the last key; Cycle infinity wraps the clip time first. Uniform clips: key index from time,
  * Constant/Cycle pre- and post-infinity (a cycling clip's last interval runs from the last key back
  * to key 0; negative times wrap floor-based), lerp for every type but Rotation, nlerp (default) or
  * slerp for rotations over keys sign-aligned at load. Static curves give their value; inactive
@@ -32,15 +34,18 @@ export class AnimSampler {
     if (!Number.isFinite(time)) throw new UsageError(`time must be a finite number of seconds, got ${time}`);
     const timeFactor = options.timeFactor ?? 1;
     if (!Number.isFinite(timeFactor)) throw new UsageError(`timeFactor must be finite, got ${timeFactor}`);
+    if (options.rotation === 'raw') {
+      throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK); clip "${clip.name}" is ${loaded.kind}`);
+    }
+    const flags = (options.sampleType === 'step' ? SAMPLE_STEP : 0) | (options.rotation === 'slerp' ? SAMPLE_SLERP : 0);
+    const k = this.core.kernel;
     switch (loaded.kind) {
-      case 'uniform': {
-        if (options.rotation === 'raw') {
-          throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK); clip "${clip.name}" is uniform`);
-        }
-        const flags = (options.sampleType === 'step' ? SAMPLE_STEP : 0) | (options.rotation === 'slerp' ? SAMPLE_SLERP : 0);
-        this.core.kernel.uniformClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, flags, timeFactor);
+      case 'uniform':
+        k.uniformClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, flags, timeFactor);
         return;
-      }
+      case 'keyed':
+        k.keyedClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, out.cursorsPtr, flags, timeFactor);
+        return;
     }
   }
 }

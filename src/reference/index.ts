@@ -1,5 +1,6 @@
 // Plain-TypeScript twins of the WebAssembly kernels: the oracle for differential tests and the
 // baseline in benchmarks. Same semantics as assembly/, float64 arithmetic.
-export { referenceSampleUniform } from './sample-uniform.js';
+export { referenceSample } from './sample-clip.js';
 export { referenceMix } from './mix.js';
 export { uniformKeyPair, type UniformKeyPair } from './uniform-key.js';
+export { keyedKeyPair } from './keyed-key.js';

@@ -1,4 +1,5 @@
 import type { AnimClip } from '../anim/index.js';
+import { wrapCycle } from './wrap-cycle.js';
 
 /** The two keys and the weight between them for one sample time. */
 export interface UniformKeyPair {
@@ -18,13 +19,7 @@ export function uniformKeyPair(clip: AnimClip, time: number): UniformKeyPair {
   const kd = clip.keyDuration;
   const dur = clip.duration;
   const cyclePost = clip.postInfinity === 'cycle';
-  let t = time;
-  if (t < 0) {
-    // max(): a tiny negative time can survive the wrap by rounding (t / dur rounds to -0).
-    t = clip.preInfinity === 'cycle' && dur > 0 ? Math.max(0, t - Math.floor(t / dur) * dur) : 0;
-  } else if (t >= dur) {
-    t = cyclePost && dur > 0 ? t - Math.floor(t / dur) * dur : dur;
-  }
+  const t = Math.min(Math.max(wrapCycle(clip, time), 0), dur);
   const f = t / kd;
   const kf = Math.floor(f);
   let w = Math.fround(f - kf);

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimResource, type SampleArrays } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
-import { referenceMix, referenceSampleUniform } from '../../src/reference/index.js';
+import { referenceMix, referenceSample } from '../../src/reference/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
-import { arbitraryUniformClip } from '../helpers/random-clip.js';
+import { arbitraryKeyedClip, arbitraryUniformClip } from '../helpers/random-clip.js';
 
 function expectClose(actual: Float32Array, expected: Float32Array, tol = 1e-5): void {
   for (let i = 0; i < expected.length; i++) {
@@ -31,10 +31,13 @@ describe.each(BUILDS)('%s build equals src/reference', (build) => {
     expect(core.simd).toBe(build === 'simd');
   });
 
-  it('samples random uniform clips like the reference (nlerp, slerp, step, time factor)', () => {
+  it.each([
+    ['uniform', arbitraryUniformClip],
+    ['keyed', arbitraryKeyedClip],
+  ] as const)('samples random %s clips like the reference (nlerp, slerp, step, time factor)', (_, arbitraryClip) => {
     fc.assert(
       fc.property(
-        arbitraryUniformClip,
+        arbitraryClip,
         fc.array(time, { minLength: 1, maxLength: 8 }),
         fc.constantFrom('nlerp', 'slerp') as fc.Arbitrary<'nlerp' | 'slerp'>,
         fc.constantFrom('linear', 'step') as fc.Arbitrary<'linear' | 'step'>,
@@ -48,7 +51,7 @@ describe.each(BUILDS)('%s build equals src/reference', (build) => {
             for (const t of times) {
               const options = { rotation, sampleType, timeFactor };
               core.sampler.sample(clip, t, buf, options);
-              referenceSampleUniform(clip, t, ref, options);
+              referenceSample(clip, t, ref, options);
               expect(Array.from(buf.counts)).toEqual(Array.from(ref.counts));
               expectClose(buf.samples, ref.samples);
             }

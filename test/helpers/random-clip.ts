@@ -62,3 +62,44 @@ export const arbitraryUniformClip = fc
         });
       }),
   );
+
+/** Random keyed clips: 1–10 curves of every type, 1–8 keys at random non-decreasing times (steps included). */
+export const arbitraryKeyedClip = fc
+  .record({
+    pre: fc.constantFrom(InfinityType.Constant, InfinityType.Cycle),
+    post: fc.constantFrom(InfinityType.Constant, InfinityType.Cycle),
+    curves: fc.array(curveSpec, { minLength: 1, maxLength: 10 }),
+  })
+  .chain((spec) =>
+    fc
+      .tuple(
+        ...spec.curves.map((c) =>
+          fc.integer({ min: 1, max: 8 }).chain((n) =>
+            fc.tuple(
+              // Quantised steps make equal neighbouring times (a step) common.
+              fc.array(fc.integer({ min: 0, max: 4 }), { minLength: n, maxLength: n }).map((steps) => {
+                let t = -0.25;
+                return steps.map((s) => (t += s * 0.125));
+              }),
+              c.curveType === 'rotation'
+                ? fc.array(quat, { minLength: n, maxLength: n })
+                : fc.array(fc.array(f(-100, 100), { minLength: 4, maxLength: 4 }), { minLength: n, maxLength: n }),
+            ),
+          ),
+        ),
+      )
+      .map((perCurve) => {
+        const curves: AnimCurve[] = spec.curves.map((c, i) => {
+          const [times, keys] = perCurve[i]!;
+          return {
+            curveType: c.curveType,
+            active: c.active,
+            target: { joint: `j${i}`, property: c.curveType },
+            keys: c.isStatic
+              ? { encoding: 'static', value: Float32Array.from(keys[0]!) }
+              : { encoding: 'keyed', times: Float32Array.from(times), values: Float32Array.from(keys.flat()) },
+          };
+        });
+        return new AnimClip({ name: 'random-keyed', curves, preInfinity: spec.pre, postInfinity: spec.post });
+      }),
+  );

@@ -1,0 +1,62 @@
+import { alignRotationKeys, type AnimClip, type AnimCurve, type SampleArrays, type SampleOptions } from '../anim/index.js';
+import { UsageError } from '../errors.js';
+import { keyedKeyPair } from './keyed-key.js';
+import { type F4, lerp4, nlerp, slerp } from './quat.js';
+import { uniformKeyPair } from './uniform-key.js';
+import { wrapCycle } from './wrap-cycle.js';
+
+const aligned = new WeakMap<AnimCurve, Float32Array>();
+
+/** A rotation curve's keys sign-aligned as the core aligns them at load time, plus the cycling key. */
+function alignedKeys(curve: AnimCurve, values: Float32Array, keyCount: number): Float32Array {
+  let keys = aligned.get(curve);
+  if (!keys) {
+    keys = alignRotationKeys(values, keyCount);
+    aligned.set(curve, keys);
+  }
+  return keys;
+}
+
+/**
+ * Plain-TypeScript twin of the core's clip samplers (`uniformClipSample`, `keyedClipSample`):
+ * uniform curves with Nebula3 2009 semantics (spec nebula.md §3.3–3.4), keyed curves per spec
+ * aaf.md §2.3; lerp for every type but Rotation, nlerp (default) or slerp for rotations over
+ * sign-aligned keys, `step` returns key k0; static curves as stored; inactive curves count 0 with
+ * their static value or key 0; Velocity scaled by `timeFactor`. Writes `out.samples`
+ * (4 × curveCount) and `out.counts`. Arithmetic in float64.
+ * @throws UsageError when `out` is too small
+ */
+export function referenceSample(clip: AnimClip, time: number, out: SampleArrays, options: SampleOptions = {}): void {
+  if (out.counts.length < clip.curves.length || out.samples.length < 4 * clip.curves.length) {
+    throw new UsageError(`output holds fewer than the clip's ${clip.curves.length} curves`);
+  }
+  const uniformPair = clip.keyCount > 0 ? uniformKeyPair(clip, time) : { k0: 0, k1: 0, w: 0 };
+  const keyedTime = wrapCycle(clip, time);
+  const step = options.sampleType === 'step';
+  const useSlerp = options.rotation === 'slerp';
+  const timeFactor = options.timeFactor ?? 1;
+  clip.curves.forEach((curve, i) => {
+    const keys = curve.keys;
+    let v: F4;
+    if (keys.encoding === 'static' || !curve.active) {
+      const src = keys.encoding === 'static' ? keys.value : keys.values;
+      v = [src[0]!, src[1]!, src[2]!, src[3]!];
+    } else {
+      const rotation = curve.curveType === 'rotation';
+      const n = keys.encoding === 'uniform' ? clip.keyCount : keys.times.length;
+      const src = rotation ? alignedKeys(curve, keys.values, n) : keys.values;
+      let { k0, k1, w } = keys.encoding === 'uniform' ? uniformPair : keyedKeyPair(keys, keyedTime);
+      // k1 == n is key 0 after the last key: the aligned copy for rotations, else key 0 itself.
+      if (k1 === n && !rotation) k1 = 0;
+      if (step || k0 === k1) v = [src[4 * k0]!, src[4 * k0 + 1]!, src[4 * k0 + 2]!, src[4 * k0 + 3]!];
+      else if (!rotation) v = lerp4(src, 4 * k0, src, 4 * k1, w);
+      else if (useSlerp) v = slerp(src, 4 * k0, src, 4 * k1, w);
+      else v = nlerp(src, 4 * k0, src, 4 * k1, w, false);
+    }
+    if (curve.curveType === 'velocity' && timeFactor !== 1) {
+      v = [v[0] * timeFactor, v[1] * timeFactor, v[2] * timeFactor, v[3]];
+    }
+    out.samples.set(v, 4 * i);
+    out.counts[i] = curve.active ? 1 : 0;
+  });
+}

@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AnimClip, type AnimCurve, AnimResource } from '../../src/anim/index.js';
+import type { AnimCore } from '../../src/core/index.js';
+import { referenceSample } from '../../src/reference/index.js';
+import { BUILDS, createCore } from '../helpers/core.js';
+import { arbitraryKeyedClip } from '../helpers/random-clip.js';
+
+function keyed(times: number[], xs: number[]): AnimCurve {
+  return {
+    curveType: 'translation',
+    active: true,
+    target: { joint: 'a', property: 'translation' },
+    keys: { encoding: 'keyed', times: Float32Array.from(times), values: Float32Array.from(xs.flatMap((x) => [x, 2 * x, 0, 0])) },
+  };
+}
+
+describe.each(BUILDS)('keyed curves, %s build', (build) => {
+  let core: AnimCore;
+  beforeAll(async () => {
+    core = await createCore(build);
+  });
+
+  function sampleX(clip: AnimClip, times: number[]): number[] {
+    const resource = new AnimResource({ format: 'test', clips: [clip] });
+    core.load(resource);
+    const buf = core.createSampleBuffer(clip);
+    const xs = times.map((t) => (core.sampler.sample(clip, t, buf), buf.samples[0]!));
+    buf.dispose();
+    resource.dispose();
+    return xs;
+  }
+
+  it('holds before the first key and after the last, steps on equal times, holds a single key', () => {
+    const clip = new AnimClip({ name: 'k', curves: [keyed([0.5, 1, 1, 2], [10, 20, 30, 40])] });
+    expect(clip.duration).toBe(2);
+    expect(sampleX(clip, [-1, 0.5, 0.75, 0.999, 1, 1.5, 2, 3])).toEqual([10, 10, 15, expect.closeTo(19.98, 4), 30, 35, 40, 40]);
+    const single = new AnimClip({ name: 's', curves: [keyed([0.25], [7])] });
+    expect(sampleX(single, [-5, 0.25, 9])).toEqual([7, 7, 7]);
+  });
+
+  it('gives the same results whatever the cursor holds (forward, backward and random playback)', () => {
+    fc.assert(
+      fc.property(arbitraryKeyedClip, fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: 2, maxLength: 20 }), (clip, times) => {
+        const resource = new AnimResource({ format: 'test', clips: [clip] });
+        core.load(resource);
+        const buf = core.createSampleBuffer(clip);
+        const ref = { samples: new Float32Array(4 * clip.curves.length), counts: new Uint8Array(clip.curves.length) };
+        const sorted = [...times].sort((a, b) => a - b);
+        for (const t of [...sorted, ...sorted.reverse(), ...times]) {
+          core.sampler.sample(clip, t, buf);
+          referenceSample(clip, t, ref);
+          for (let i = 0; i < ref.samples.length; i++) {
+            expect(Math.abs(buf.samples[i]! - ref.samples[i]!)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(ref.samples[i]!)));
+          }
+        }
+        buf.dispose();
+        resource.dispose();
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
