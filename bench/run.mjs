@@ -1,0 +1,48 @@
+// Runs every benchmark suite with tinybench, prints a table per case and writes
+// bench/results.json as { "<case>": { "<contender>": <units per second (median)> } }.
+// `npm run bench -- --quick` uses short runs (every case in under a minute).
+import { writeFileSync } from 'node:fs';
+import { Bench } from 'tinybench';
+import { AnimCore } from '../dist/index.js';
+import sampleUniform from './suites/sample-uniform.mjs';
+
+const quick = process.argv.includes('--quick');
+const suites = [sampleUniform];
+
+const cores = {
+  'animcore-simd': await AnimCore.create({ build: 'simd' }),
+  'animcore-scalar': await AnimCore.create({ build: 'scalar' }),
+};
+
+const results = {};
+const details = {};
+for (const suite of suites) {
+  for (const c of suite({ cores, quick })) {
+    const bench = new Bench({ name: c.name, time: quick ? 300 : 2000, warmupTime: quick ? 100 : 500 });
+    for (const [name, fn] of Object.entries(c.contenders)) bench.add(name, fn);
+    await bench.run();
+    results[c.name] = {};
+    details[c.name] = {};
+    const rows = [];
+    for (const task of bench.tasks) {
+      const lat = task.result.latency; // milliseconds per run
+      const median = (c.unitsPerRun * 1000) / lat.p50;
+      results[c.name][task.name] = Math.round(median);
+      // Spread: the median absolute deviation of the latency, as a share of the median.
+      const spread = lat.mad / lat.p50;
+      const runs = lat.samples?.length ?? 0;
+      details[c.name][task.name] = { median, spread, runs };
+      rows.push({ contender: task.name, [`median ${c.unit}`]: `${(median / 1e6).toFixed(2)} M`, spread: `±${(100 * spread).toFixed(1)}%`, runs });
+    }
+    const base = results[c.name]['threejs'] ?? results[c.name]['reference-ts'];
+    for (const r of rows) r['× ' + (results[c.name]['threejs'] ? 'three.js' : 'reference')] = (results[c.name][r.contender] / base).toFixed(1);
+    if (results[c.name]['threejs'] && results[c.name]['reference-ts']) {
+      for (const r of rows) r['× reference'] = (results[c.name][r.contender] / results[c.name]['reference-ts']).toFixed(1);
+    }
+    console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, Node ${process.version})`);
+    console.table(rows);
+  }
+}
+writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
+writeFileSync(new URL('./results-detail.json', import.meta.url), JSON.stringify({ node: process.version, quick, details }, null, 2) + '\n');
+console.log('\nwrote bench/results.json');

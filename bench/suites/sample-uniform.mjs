@@ -1,0 +1,100 @@
+// sample-uniform (issue 2 / 7): a 64-joint T/R/S uniform clip (30 Hz keys) played forward at 60 Hz
+// by 100 instances; joint samples per second. sample-uniform-slerp: the same with exact slerp.
+// sample-mix: two clips sampled and mixed 50/50 per instance; output joints per second.
+import * as THREE from 'three';
+import { AnimResource, referenceMix, referenceSample } from '../../dist/index.js';
+import { makeRigClip, makeThreeRig, toThreeClip } from '../clips.mjs';
+
+const JOINTS = 64;
+const INSTANCES = 100;
+const FRAME = 1 / 60;
+
+function instanceTimes(frame) {
+  return Array.from({ length: INSTANCES }, (_, i) => frame * FRAME + i * 0.0137);
+}
+
+function arrays(n) {
+  return { samples: new Float32Array(4 * n), counts: new Uint8Array(n) };
+}
+
+export default function sampleUniform({ cores }) {
+  const clip = makeRigClip({ joints: JOINTS, seed: 1, name: 'a' });
+  const clipB = makeRigClip({ joints: JOINTS, seed: 2, name: 'b' });
+  const resource = new AnimResource({ format: 'bench', clips: [clip, clipB] });
+  const jointsPerFrame = JOINTS * INSTANCES;
+  const cases = { 'sample-uniform': {}, 'sample-uniform-slerp': {}, 'sample-mix': {} };
+
+  for (const [name, core] of Object.entries(cores)) {
+    core.load(resource);
+    const bufs = Array.from({ length: INSTANCES }, () => core.createSampleBuffer(clip));
+    const bufsB = Array.from({ length: INSTANCES }, () => core.createSampleBuffer(clip));
+    let frame = 0;
+    cases['sample-uniform'][name] = () => {
+      const times = instanceTimes(frame++);
+      for (let i = 0; i < INSTANCES; i++) core.sampler.sample(clip, times[i], bufs[i]);
+    };
+    cases['sample-uniform-slerp'][name] = () => {
+      const times = instanceTimes(frame++);
+      for (let i = 0; i < INSTANCES; i++) core.sampler.sample(clip, times[i], bufs[i], { rotation: 'slerp' });
+    };
+    cases['sample-mix'][name] = () => {
+      const times = instanceTimes(frame++);
+      for (let i = 0; i < INSTANCES; i++) {
+        core.sampler.sample(clip, times[i], bufs[i]);
+        core.sampler.sample(clipB, times[i], bufsB[i]);
+        core.mixer.mix(bufs[i], bufsB[i], 0.5, bufs[i]);
+      }
+    };
+  }
+
+  const refs = Array.from({ length: INSTANCES }, () => arrays(clip.curves.length));
+  const refsB = Array.from({ length: INSTANCES }, () => arrays(clip.curves.length));
+  const types = clip.curves.map((c) => c.curveType);
+  let refFrame = 0;
+  cases['sample-uniform']['reference-ts'] = () => {
+    const times = instanceTimes(refFrame++);
+    for (let i = 0; i < INSTANCES; i++) referenceSample(clip, times[i], refs[i]);
+  };
+  cases['sample-uniform-slerp']['reference-ts'] = () => {
+    const times = instanceTimes(refFrame++);
+    for (let i = 0; i < INSTANCES; i++) referenceSample(clip, times[i], refs[i], { rotation: 'slerp' });
+  };
+  cases['sample-mix']['reference-ts'] = () => {
+    const times = instanceTimes(refFrame++);
+    for (let i = 0; i < INSTANCES; i++) {
+      referenceSample(clip, times[i], refs[i]);
+      referenceSample(clipB, times[i], refsB[i]);
+      referenceMix(types, refs[i], refsB[i], 0.5, refs[i]);
+    }
+  };
+
+  // three.js: one AnimationMixer per instance, as a page with 100 characters has.
+  const threeClip = toThreeClip(THREE, clip);
+  const threeClipB = toThreeClip(THREE, clipB);
+  const mixers = instanceTimes(0).map((t) => {
+    const mixer = new THREE.AnimationMixer(makeThreeRig(THREE, JOINTS));
+    mixer.clipAction(threeClip).play();
+    mixer.setTime(t);
+    return mixer;
+  });
+  const blendMixers = instanceTimes(0).map((t) => {
+    const mixer = new THREE.AnimationMixer(makeThreeRig(THREE, JOINTS));
+    mixer.clipAction(threeClip).setEffectiveWeight(0.5).play();
+    mixer.clipAction(threeClipB).setEffectiveWeight(0.5).play();
+    mixer.setTime(t);
+    return mixer;
+  });
+  cases['sample-uniform'].threejs = () => {
+    for (const m of mixers) m.update(FRAME);
+  };
+  cases['sample-mix'].threejs = () => {
+    for (const m of blendMixers) m.update(FRAME);
+  };
+
+  return Object.entries(cases).map(([caseName, contenders]) => ({
+    name: caseName,
+    unitsPerRun: jointsPerFrame,
+    unit: caseName === 'sample-mix' ? 'output joints/s' : 'joint samples/s',
+    contenders,
+  }));
+}

@@ -1,0 +1,62 @@
+import type { AnimResource } from '../anim/index.js';
+
+/** `animcore info --json` for one file (documented in the README). */
+export interface InfoJson {
+  file: string;
+  format: string;
+  /** Header facts of the source: layout, version, variant, counts. */
+  info: Record<string, unknown>;
+  clips: {
+    name: string;
+    /** Seconds. */
+    duration: number;
+    curves: number;
+    /** Stored keys over all curves (a static curve counts one). */
+    keys: number;
+    preInfinity: string;
+    postInfinity: string;
+    events: { name: string; category: string; time: number }[];
+  }[];
+  /** `parent` is the parent joint's index, or null for a root. */
+  skeleton: { joints: { name: string; parent: number | null }[] } | null;
+  warnings: string[];
+}
+
+export function infoJson(file: string, resource: AnimResource): InfoJson {
+  return {
+    file,
+    format: resource.format,
+    info: { ...resource.info },
+    clips: resource.clips.map((c) => ({
+      name: c.name,
+      duration: c.duration,
+      curves: c.curves.length,
+      keys: c.storedKeyCount,
+      preInfinity: c.preInfinity,
+      postInfinity: c.postInfinity,
+      events: c.events.map((e) => ({ name: e.name, category: e.category, time: e.time })),
+    })),
+    skeleton: resource.skeleton
+      ? { joints: resource.skeleton.joints.map((j) => ({ name: j.name, parent: j.parent < 0 ? null : j.parent })) }
+      : null,
+    warnings: [...resource.warnings],
+  };
+}
+
+/** The human-readable table of `animcore info`. */
+export function infoText(info: InfoJson): string {
+  const facts = Object.entries(info.info)
+    .filter(([, v]) => v === null || typeof v !== 'object')
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  const lines = [`${info.file}: ${info.format}${facts ? ` (${facts})` : ''}`];
+  lines.push(`  skeleton: ${info.skeleton ? `${info.skeleton.joints.length} joints` : 'none'}`);
+  const rows = [['clip', 'duration (s)', 'curves', 'keys', 'infinity', 'events']];
+  for (const c of info.clips) {
+    rows.push([c.name, c.duration.toFixed(3), String(c.curves), String(c.keys), `${c.preInfinity}/${c.postInfinity}`, String(c.events.length)]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const r of rows) lines.push(`  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`.trimEnd());
+  for (const w of info.warnings) lines.push(`  warning: ${w}`);
+  return lines.join('\n');
+}
