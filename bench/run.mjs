@@ -30,7 +30,7 @@ for (const suite of suites) {
       results[c.name][task.name] = Math.round(median);
       // Spread: the median absolute deviation of the latency, as a share of the median.
       const spread = lat.mad / lat.p50;
-      const runs = lat.samples?.length ?? 0;
+      const runs = task.runs;
       details[c.name][task.name] = { median, spread, runs };
       rows.push({ contender: task.name, [`median ${c.unit}`]: `${(median / 1e6).toFixed(2)} M`, spread: `±${(100 * spread).toFixed(1)}%`, runs });
     }

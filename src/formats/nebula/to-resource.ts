@@ -1,0 +1,248 @@
+import { FormatError, type FormatErrorLocation } from '../../errors.js';
+import { AnimClip, AnimResource, CurveType, InfinityType, type AnimCurve, type AnimEvent } from '../../anim/index.js';
+import type { Nax2Document } from './nax2-document.js';
+import type { Nax3Clip, Nax3Document } from './nax3-document.js';
+import { clipNamesOf, toModelSkeleton, type NebulaSkeletonInput } from './skeleton-input.js';
+
+/** nax2 curve kinds by `curveIndex % 3` (N3's rule, spec nebula.md §1.6, §2.4). */
+const NAX2_KINDS: readonly CurveType[] = [CurveType.Translation, CurveType.Rotation, CurveType.Scale];
+
+/** nax3 CurveType codes of the 2009+ SDK (spec §2.2): code 4 is Velocity, as Footman shows. */
+export const NAX3_CURVE_TYPES: readonly CurveType[] = [
+  CurveType.Translation,
+  CurveType.Scale,
+  CurveType.Rotation,
+  CurveType.Color,
+  CurveType.Velocity,
+  CurveType.Float4,
+];
+
+/**
+ * Turns a `.nax2` / `.nanim2` document into the model (spec nebula.md §1, §2.4 — the rules N3's
+ * own nax2 → nax3 converter applies):
+ * - one `AnimClip` per group, named by the `.n2` skeleton's clips for that group index, else
+ *   `clip0`, `clip1`, …;
+ * - curve i is Translation, Rotation or Scale by `i % 3` and targets joint ⌊i/3⌋ (its skeleton
+ *   name, else `joint<j>`), never by ipolType (§1.6); when ipolTypes contradict the kinds (Quat on
+ *   T/S, Linear on R: kila layout B) ONE warning says so;
+ * - a curve is static when `firstKeyIndex == −1` (value = the collapsed key), else uniform with its
+ *   own `Float32Array` of `4 × numKeys` floats gathered from `pool[firstKeyIndex + k·keyStride]`;
+ *   `active = isAnimated != 0` (layout A has no field: active);
+ * - `keyDuration` (seconds) = `int(keyTime·1000 + 0.5)` ticks / 1000 (N3 `SecondsToTicks`); the raw
+ *   float `keyTime`, ticks, `startKey`, `fadeInFrames`, `loopType`, `keyStride` and layout-C
+ *   `metadata` go to `clip.metadata`; `duration` = numKeys × ticks / 1000 seconds;
+ * - pre = post infinity = `cycle` when `loopType == 1`, else `constant` (other loop types warn).
+ *
+ * `resource.format` is `nax2` or `nanim2`; `resource.info` holds `layout`, `numGroups`, `numKeys`,
+ * `keyDataOffset`, `metadataSize` (and `byteOrder` for binary files). A skeleton whose joint count
+ * differs from numCurves / 3 gives a warning. Throws `FormatError` (at the group's offset or line)
+ * when a group with animated curves has a key time that rounds to 0 ticks or is not finite, or when
+ * the curves claim more keys than the pool holds (overlapping curves; guards the allocation).
+ */
+export function nax2ToResource(doc: Nax2Document, skeleton?: NebulaSkeletonInput): AnimResource {
+  const format = doc.layout === 'nanim2' ? 'nanim2' : 'nax2';
+  const skel = toModelSkeleton(skeleton);
+  const names = clipNamesOf(skeleton);
+  const warnings = new Set<string>();
+  const fail = (where: FormatErrorLocation, delta: number, code: string, message: string): never => {
+    throw new FormatError(format, code, shift(where, delta), message);
+  };
+
+  let claimed = 0;
+  for (const group of doc.groups) {
+    const animated = group.curves.filter((c) => c.firstKeyIndex !== -1).length;
+    claimed += animated * group.numKeys;
+    if (claimed > doc.numKeys) {
+      fail(group.source, 0, 'bad-key-index', `the curves claim ${claimed} or more keys but the pool holds ${doc.numKeys}; overlapping curves are not supported`);
+    }
+  }
+
+  const contradictions = { tq: 0, rl: 0 };
+  const clips = doc.groups.map((group, g) => {
+    const hasUniform = group.curves.some((c) => c.firstKeyIndex !== -1);
+    const ticks = Math.trunc(group.keyTime * 1000 + 0.5);
+    const ticksOk = Number.isFinite(ticks) && ticks > 0;
+    if (hasUniform && !ticksOk) {
+      fail(group.source, 16, 'bad-value', `group ${g}: keyTime ${group.keyTime} s is ${ticks} ticks; animated curves need at least 1 ms per key`);
+    }
+    if (group.loopType !== 0 && group.loopType !== 1) {
+      warnings.add(`${format}: group ${g} has loopType ${group.loopType} (0 clamp, 1 repeat expected); read as clamp (N3's converter would cycle)`);
+    }
+    if (skel && skel.size * 3 !== group.curves.length) {
+      warnings.add(`${format}: the skeleton has ${skel.size} joints but group ${g} has ${group.curves.length} curves (3 per joint expected)`);
+    }
+    const curves: AnimCurve[] = group.curves.map((c, i) => {
+      const kind = NAX2_KINDS[i % 3]!;
+      if (kind === CurveType.Rotation ? c.ipolType === 3 : c.ipolType === 2) {
+        if (kind === CurveType.Rotation) contradictions.rl++;
+        else contradictions.tq++;
+      }
+      const joint = Math.floor(i / 3);
+      return {
+        curveType: kind,
+        target: { joint: skel?.joints[joint]?.name ?? `joint${joint}`, property: kind },
+        active: c.isAnimated === null || c.isAnimated !== 0,
+        keys:
+          c.firstKeyIndex === -1
+            ? { encoding: 'static', value: Float32Array.from(c.collapsedKey) }
+            : { encoding: 'uniform', values: gather(doc.pool, c.firstKeyIndex, group.keyStride, group.numKeys) },
+      };
+    });
+    const infinity = group.loopType === 1 ? InfinityType.Cycle : InfinityType.Constant;
+    return new AnimClip({
+      name: names?.get(g) ?? `clip${g}`,
+      curves,
+      keyCount: group.numKeys,
+      keyDuration: ticksOk ? ticks / 1000 : 0,
+      duration: ticksOk ? (group.numKeys * ticks) / 1000 : 0,
+      preInfinity: infinity,
+      postInfinity: infinity,
+      metadata: {
+        keyTime: group.keyTime,
+        keyDurationTicks: ticksOk ? ticks : 0,
+        startKey: group.startKey,
+        keyStride: group.keyStride,
+        loopType: group.loopType,
+        fadeInFrames: group.fadeInFrames,
+        ...(group.metadata !== null ? { metadata: group.metadata } : {}),
+      },
+    });
+  });
+  if (contradictions.tq + contradictions.rl > 0) {
+    warnings.add(
+      `${format}: ipolType contradicts the curve kind on ${contradictions.tq} translation/scale curves tagged Quat(2) and ` +
+        `${contradictions.rl} rotation curves tagged Linear(3) — the 2/3 swap of nAnimBuilder::LoadNax2 (spec §1.6); ` +
+        'kinds follow the curve index (i % 3), ipolType is ignored',
+    );
+  }
+  const info: Record<string, unknown> = {
+    layout: doc.layout,
+    numGroups: doc.groups.length,
+    numKeys: doc.numKeys,
+    keyDataOffset: doc.keyDataOffset,
+    metadataSize: doc.metadataSize,
+  };
+  if (format === 'nax2') info['byteOrder'] = 'little';
+  return new AnimResource({ format, clips, skeleton: skel, info, warnings: [...warnings] });
+}
+
+/**
+ * Turns a `.nax3` document into the model (spec nebula.md §2.2, §3.3):
+ * - one `AnimClip` per clip header, named by it;
+ * - curve type from the code (0 Translation, 1 Scale, 2 Rotation, 3 Color, 4 Velocity, 5 Float4);
+ *   `isStatic` → static keys (`staticKey`), else uniform keys gathered into a `Float32Array` of
+ *   `4 × numKeys` floats from `pool[firstKeyIndex + k·keyStride]`; `active = isActive != 0`;
+ * - `keyDuration` = `keyDuration` ticks / 1000 seconds, `duration` = numKeys × ticks / 1000
+ *   seconds; pre/post infinity from the stored bytes (0 constant, 1 cycle);
+ * - events become `AnimEvent`s at `keyIndex × keyDuration` seconds (sorted by time);
+ * - targets: 4 curves per joint when numCurves % 4 == 0 and every 4th curve is Velocity (2009+
+ *   character files, §3.6), else 3 when numCurves % 3 == 0 and the codes follow T, R, S, else
+ *   joint `null`; the joint is named from the skeleton (warning when its joint count differs), else
+ *   `joint<j>`; `property` is the curve type.
+ *
+ * `resource.format` is `nax3`; `resource.info` holds `byteOrder`, `numClips`, `numKeys`,
+ * `keyDataOffset`. Throws `FormatError` (format `nax3`, at the byte of the offending field) for
+ * infinity bytes other than 0/1, unknown curve-type codes, a key duration of 0 ticks in a clip with
+ * non-static curves, or curves that claim more keys than the pool holds.
+ */
+export function nax3ToResource(doc: Nax3Document, skeleton?: NebulaSkeletonInput): AnimResource {
+  const skel = toModelSkeleton(skeleton);
+  const warnings = new Set<string>();
+  const fail = (offset: number, code: string, message: string): never => {
+    throw new FormatError('nax3', code, { offset }, message);
+  };
+
+  let claimed = 0;
+  for (const clip of doc.clips) {
+    claimed += clip.curves.filter((c) => c.isStatic === 0).length * clip.numKeys;
+    if (claimed > doc.numKeys) {
+      fail(clip.offset, 'bad-key-index', `the curves claim ${claimed} or more keys but the pool holds ${doc.numKeys}; overlapping curves are not supported`);
+    }
+  }
+
+  const clips = doc.clips.map((clip, c) => {
+    const what = `clip ${c} ("${clip.name}")`;
+    const infinity = (value: number, delta: number, which: string): InfinityType =>
+      value === 0 ? InfinityType.Constant : value === 1 ? InfinityType.Cycle : fail(clip.offset + delta, 'bad-value', `${what}: ${which} is ${value}, expected 0 (Constant) or 1 (Cycle)`);
+    const preInfinity = infinity(clip.preInfinityType, 10, 'preInfinityType');
+    const postInfinity = infinity(clip.postInfinityType, 11, 'postInfinityType');
+    const types = clip.curves.map(
+      (curve, i) => NAX3_CURVE_TYPES[curve.curveType] ?? fail(curve.offset + 6, 'bad-value', `${what} curve ${i}: unknown curveType code ${curve.curveType}`),
+    );
+    const hasUniform = clip.curves.some((curve) => curve.isStatic === 0);
+    if (hasUniform && clip.keyDuration === 0) fail(clip.offset + 8, 'bad-value', `${what}: keyDuration is 0 ticks but the clip has keys`);
+
+    const perJoint = jointStride(types);
+    if (skel && perJoint > 0 && skel.size * perJoint !== types.length) {
+      warnings.add(`nax3: the skeleton has ${skel.size} joints but ${what} has ${types.length} curves (${perJoint} per joint expected)`);
+    }
+    const curves: AnimCurve[] = clip.curves.map((curve, i) => {
+      const j = perJoint > 0 ? Math.floor(i / perJoint) : -1;
+      return {
+        curveType: types[i]!,
+        target: { joint: j < 0 ? null : (skel?.joints[j]?.name ?? `joint${j}`), property: types[i]! },
+        active: curve.isActive !== 0,
+        keys:
+          curve.isStatic !== 0
+            ? { encoding: 'static', value: Float32Array.from(curve.staticKey) }
+            : { encoding: 'uniform', values: gather(doc.pool, curve.firstKeyIndex, clip.keyStride, clip.numKeys) },
+      };
+    });
+    const events: AnimEvent[] = clip.events.map((e) => ({ name: e.name, category: e.category, time: (e.keyIndex * clip.keyDuration) / 1000 }));
+    return new AnimClip({
+      name: clip.name,
+      curves,
+      keyCount: clip.numKeys,
+      keyDuration: clip.keyDuration / 1000,
+      duration: (clip.numKeys * clip.keyDuration) / 1000,
+      preInfinity,
+      postInfinity,
+      events,
+      metadata: clipMetadata(clip),
+    });
+  });
+  return new AnimResource({
+    format: 'nax3',
+    clips,
+    skeleton: skel,
+    info: { byteOrder: doc.byteOrder, numClips: doc.clips.length, numKeys: doc.numKeys, keyDataOffset: doc.keyDataOffset },
+    warnings: [...warnings],
+  });
+}
+
+function clipMetadata(clip: Nax3Clip): Record<string, unknown> {
+  return {
+    keyDurationTicks: clip.keyDuration,
+    startKey: clip.startKeyIndex,
+    keyStride: clip.keyStride,
+    preInfinityType: clip.preInfinityType,
+    postInfinityType: clip.postInfinityType,
+  };
+}
+
+/** Curves per joint: 4 (T, R, S, Velocity), 3 (T, R, S) or 0 (no joint layout recognised). */
+function jointStride(types: readonly CurveType[]): number {
+  const n = types.length;
+  if (n > 0 && n % 4 === 0 && types.every((t, i) => (i % 4 === 3) === (t === CurveType.Velocity))) return 4;
+  if (n > 0 && n % 3 === 0 && types.every((t, i) => t === NAX2_KINDS[i % 3])) return 3;
+  return 0;
+}
+
+/** Key k of one curve, `pool[first + k·stride]`, copied into `4 × count` floats. */
+function gather(pool: Float32Array, first: number, stride: number, count: number): Float32Array {
+  const out = new Float32Array(4 * count);
+  for (let k = 0; k < count; k++) {
+    const src = 4 * (first + k * stride);
+    out[4 * k] = pool[src]!;
+    out[4 * k + 1] = pool[src + 1]!;
+    out[4 * k + 2] = pool[src + 2]!;
+    out[4 * k + 3] = pool[src + 3]!;
+  }
+  return out;
+}
+
+/** A location moved `delta` bytes on (binary) or left as it is (a text line). */
+function shift(where: FormatErrorLocation, delta: number): FormatErrorLocation {
+  return where.offset !== undefined ? { offset: where.offset + delta } : where;
+}
+
