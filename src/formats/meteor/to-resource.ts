@@ -47,11 +47,12 @@ export interface UnavailablePose {
  *   in seconds); clip `events` mark the loop, attack, drag and next-pose windows (category
  *   `loop`, `attack`, `drag`, `next-pose`; names `<category> <i> start|end`).
  * - `info.unavailablePoses` lists every pose without a clip with its reason (a `source 0` pose
- *   when `characterAmb` is not given, an unknown source, no Start/End); `warnings` summarise them
+ *   when `characterAmb` is not given, an unknown source, no Start/End, a frame its `.amb` lacks);
+ *   `warnings` summarise them
  *   and carry the `.amb` readers' warnings. Empty `{}` poses are counted in `info.emptyPoses`.
  * File space (right-handed, Z-up) is kept unless `mirrorYZ` is set (§2).
- * @throws FormatError from the readers, when an `.amb` disagrees with the `.bnc` (counts, dummy
- *   parent tags) and when a pose needs a frame its `.amb` does not hold (at the pose's line)
+ * @throws FormatError from the readers, and when an `.amb` disagrees with the `.bnc` (bone and
+ *   dummy counts, dummy parent tags)
  */
 export function openMeteorCharacter(files: MeteorCharacterFiles): AnimResource {
   const mirror = files.mirrorYZ ?? false;
@@ -76,7 +77,9 @@ export function openMeteorCharacter(files: MeteorCharacterFiles): AnimResource {
     } else if (source === null) {
       unavailable.push({ pose: pose.number, reason: 'source 0 needs character.amb, which was not given' });
     } else {
-      clips.push(poseClip(pose as PosPose & { start: number; end: number }, source, targets, mirror));
+      const missing = firstMissingFrame(source, pose.start, pose.end);
+      if (missing === null) clips.push(poseClip(pose as PosPose & { start: number; end: number }, source, targets, mirror));
+      else unavailable.push({ pose: pose.number, reason: `frame ${missing} of ${pose.start}–${pose.end} is not in ${pose.source === 1 ? 'the .amb' : 'character.amb'}` });
     }
   }
   const warnings = [...amb.warnings, ...(shared?.warnings.map((w) => `character.amb: ${w}`) ?? [])];
@@ -84,8 +87,7 @@ export function openMeteorCharacter(files: MeteorCharacterFiles): AnimResource {
   if (missingShared.length > 0) {
     warnings.push(`${missingShared.length} poses use character.amb (source 0), which was not given; they are unavailable (info.unavailablePoses)`);
   }
-  const other = unavailable.length - missingShared.length;
-  if (other > 0) warnings.push(`${other} poses are unavailable for other reasons (info.unavailablePoses)`);
+  for (const u of unavailable) if (!missingShared.includes(u)) warnings.push(`Pose ${u.pose} is unavailable: ${u.reason}`);
   const skin = files.skc ? readSkc(files.skc).skins : undefined;
   return new AnimResource({
     format: 'meteor',
@@ -110,6 +112,12 @@ export function openMeteorCharacter(files: MeteorCharacterFiles): AnimResource {
   });
 }
 
+/** The first of the stored frames `start … end` that `amb` lacks, or `null`. */
+function firstMissingFrame(amb: AmbDocument, start: number, end: number): number | null {
+  for (let f = start; f <= end; f++) if (amb.recordOf(f) < 0) return f;
+  return null;
+}
+
 /** An `.amb` must match the `.bnc`: same bone and dummy counts, dummy parent tags equal to the `.bnc` parents (§3.3). */
 function checkAgainstBnc(amb: AmbDocument, bnc: BncDocument): AmbDocument {
   if (amb.boneCount !== bnc.bones.length || amb.dummyCount !== bnc.dummies.length) {
@@ -127,11 +135,7 @@ function poseClip(pose: PosPose & { start: number; end: number }, amb: AmbDocume
   const { start: S, end: E } = pose;
   const kt = poseTimeTable(pose, amb.fps);
   const n = kt.length;
-  const records = Array.from({ length: n }, (_, k) => {
-    const r = amb.recordOf(S + k);
-    if (r < 0) throw new FormatError('pos', 'missing-frame', { line: pose.line }, `Pose ${pose.number} plays frames ${S}–${E}, but its .amb has no frame ${S + k}`);
-    return r;
-  });
+  const records = Array.from({ length: n }, (_, k) => amb.recordOf(S + k));
   const times = Float32Array.from(kt);
   const B = amb.boneCount;
   const D = amb.dummyCount;
