@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../src/errors.js';
 import { AMB_HEADER_BYTES, ambRecordBytes, readAmb } from '../../src/formats/meteor/index.js';
 import { expectedJson, haveFixtures, readFixture } from '../helpers/fixtures.js';
+import { catchFormatError } from '../helpers/format-error.js';
 
 const close = (actual: ArrayLike<number>, expected: number[], tol = 1e-5) =>
   expected.forEach((v, i) => expect(Math.abs(actual[i]! - v), `component ${i}: ${actual[i]} vs ${v}`).toBeLessThanOrEqual(tol));
-
-/** The FormatError `fn` throws. */
-function formatError(fn: () => unknown): FormatError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return e as FormatError;
-  }
-  throw new Error('expected a FormatError');
-}
 
 describe.runIf(haveFixtures('meteor'))('readAmb on p0.amb', () => {
   const bytes = readFixture('meteor', 'p0.amb');
@@ -66,7 +55,7 @@ describe.runIf(haveFixtures('meteor'))('readAmb on p0.amb', () => {
 
   describe('bad input', () => {
     it.each([0, 4, 20, 21, 22, 719, 1000, bytes.length - 1])('a file truncated to %i bytes', (n) => {
-      const err = formatError(() => readAmb(bytes.slice(0, n)));
+      const err = catchFormatError(() => readAmb(bytes.slice(0, n)));
       expect(err.format).toBe('amb');
       expect(err.offset).toBeLessThanOrEqual(n);
     });
@@ -74,14 +63,14 @@ describe.runIf(haveFixtures('meteor'))('readAmb on p0.amb', () => {
     it('trailing bytes', () => {
       const longer = new Uint8Array(bytes.length + 3);
       longer.set(bytes);
-      const err = formatError(() => readAmb(longer));
+      const err = catchFormatError(() => readAmb(longer));
       expect([err.code, err.offset]).toEqual(['trailing-bytes', bytes.length]);
     });
 
     const corrupt = (offset: number, write: (v: DataView) => void) => {
       const copy = bytes.slice();
       write(new DataView(copy.buffer));
-      return formatError(() => readAmb(copy));
+      return catchFormatError(() => readAmb(copy));
     };
 
     it('a bad magic', () => {

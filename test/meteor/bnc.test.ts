@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bindJoints } from '../../src/anim/index.js';
 import { type AnimCore, AnimSampleBuffer, localToModel } from '../../src/core/index.js';
-import { FormatError } from '../../src/errors.js';
 import { bncSkeleton, readBnc } from '../../src/formats/meteor/index.js';
 import { referenceLocalToModel } from '../../src/reference/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
 import { expectedJson, haveFixtures, readFixture } from '../helpers/fixtures.js';
+import { errorLine } from '../helpers/format-error.js';
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -47,16 +47,6 @@ function edit(no: number, line: string | null): Uint8Array {
   return text(lines.join('\n'));
 }
 
-function lineOf(fn: () => unknown): { code: string; line: number | undefined } {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return { code: (e as FormatError).code, line: (e as FormatError).line };
-  }
-  throw new Error('expected a FormatError');
-}
-
 describe('readBnc grammar', () => {
   it('reads LF or CRLF, spaces or tabs; resolves parents by name, b<i> and d<i>', () => {
     for (const doc of [text(GOOD.join('\n')), text(GOOD.join('\r\n').replace(/ {2}/g, '\t'))]) {
@@ -92,11 +82,11 @@ describe('readBnc grammar', () => {
     ['a block without a pivot', 6, null, 'missing-keyword', 3],
     ['a cycle', 18, '  parent b1', 'cycle', 3],
   ] as const)('%s is a FormatError with the line', (_, no, line, code, at) => {
-    expect(lineOf(() => readBnc(edit(no, line)))).toEqual({ code, line: at });
+    expect(errorLine(() => readBnc(edit(no, line)))).toEqual({ code, line: at });
   });
 
   it('a file that ends inside a block', () => {
-    expect(lineOf(() => readBnc(text(GOOD.slice(0, 20).join('\n'))))).toEqual({ code: 'truncated', line: 20 });
+    expect(errorLine(() => readBnc(text(GOOD.slice(0, 20).join('\n'))))).toEqual({ code: 'truncated', line: 20 });
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../src/errors.js';
 import { loopTime, poseTimeTable, readPos } from '../../src/formats/meteor/index.js';
 import { expectedJson, haveFixtures, readFixture } from '../helpers/fixtures.js';
+import { errorLine } from '../helpers/format-error.js';
 
 const bytes = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
@@ -66,16 +66,6 @@ const SAMPLE = [
   '{}',
 ].join('\r\n');
 
-function lineOf(fn: () => unknown): { code: string; line: number | undefined } {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return { code: (e as FormatError).code, line: (e as FormatError).line };
-  }
-  throw new Error('expected a FormatError');
-}
-
 /** SAMPLE with line `no` (1-based) replaced by `line`, or removed when `null`. */
 function edit(no: number, line: string | null): Uint8Array {
   const lines = SAMPLE.split('\r\n');
@@ -136,16 +126,16 @@ describe('readPos grammar', () => {
     ['a keyword given twice', 4, '  End 3', 'duplicate-keyword', 5],
     ['text instead of a pose', 1, 'Poser 0', 'unknown-keyword', 1],
   ] as const)('%s is a FormatError with the line', (_, no, line, code, at) => {
-    expect(lineOf(() => readPos(edit(no, line)))).toEqual({ code, line: at });
+    expect(errorLine(() => readPos(edit(no, line)))).toEqual({ code, line: at });
   });
 
   it('a missing closing brace', () => {
-    expect(lineOf(() => readPos(edit(56, null)))).toEqual({ code: 'unknown-keyword', line: 56 });
-    expect(lineOf(() => readPos(bytes(SAMPLE.split('\r\n').slice(0, 55).join('\n'))))).toEqual({ code: 'truncated', line: 55 });
+    expect(errorLine(() => readPos(edit(56, null)))).toEqual({ code: 'unknown-keyword', line: 56 });
+    expect(errorLine(() => readPos(bytes(SAMPLE.split('\r\n').slice(0, 55).join('\n'))))).toEqual({ code: 'truncated', line: 55 });
   });
 
   it('a repeated pose number', () => {
-    expect(lineOf(() => readPos(edit(57, 'Pose 0')))).toEqual({ code: 'duplicate-pose', line: 57 });
+    expect(errorLine(() => readPos(edit(57, 'Pose 0')))).toEqual({ code: 'duplicate-pose', line: 57 });
   });
 });
 

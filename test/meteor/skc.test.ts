@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../src/errors.js';
 import { readSkc } from '../../src/formats/meteor/index.js';
 import { haveFixtures, readFixture } from '../helpers/fixtures.js';
+import { catchFormatError } from '../helpers/format-error.js';
 
 const MESH = [
   'Static Skins: 1 Dynamic Skins: 0',
@@ -51,12 +51,7 @@ describe('readSkc', () => {
     ['a missing brace', 3, '  {{', 3],
     ['an unknown material keyword', 9, '    Diffuze 1 1 1', 9],
   ] as const)('%s is a FormatError with the line', (_, no, line, at) => {
-    expect(() => readSkc(edit(no, line))).toThrow(FormatError);
-    try {
-      readSkc(edit(no, line));
-    } catch (e) {
-      expect((e as FormatError).line).toBe(at);
-    }
+    expect(catchFormatError(() => readSkc(edit(no, line))).line).toBe(at);
   });
 });
 
