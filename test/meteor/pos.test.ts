@@ -134,6 +134,11 @@ describe('readPos grammar', () => {
     expect(errorLine(() => readPos(bytes(SAMPLE.split('\r\n').slice(0, 55).join('\n'))))).toEqual({ code: 'truncated', line: 55 });
   });
 
+  it('ends a bone list at a stray trailing comma before the next keyword (§6.1)', () => {
+    const [p] = readPos(edit(25, '           "bad L Foot",')).poses;
+    expect(p!.attacks[0]).toMatchObject({ bones: ['bau_R_Hand', 'weapon', 'bad_L_Foot'], start: 5 });
+  });
+
   it('a repeated pose number', () => {
     expect(errorLine(() => readPos(edit(57, 'Pose 0')))).toEqual({ code: 'duplicate-pose', line: 57 });
   });

@@ -205,7 +205,10 @@ function readSubBlock(c: LineCursor, key: 'blend' | 'action' | 'attack' | 'drag'
   }
 }
 
-/** `bone = "a", "b",` continued on following lines while a line ends with `,`. */
+/**
+ * `bone = "a", "b",` continued on following lines while a line ends with `,` and the next line
+ * starts with a quoted name.
+ */
 function readBoneList(c: LineCursor, first: TextLine): string[] {
   let text = first.text.slice(first.tokens[0]!.length).trim();
   if (!text.startsWith('=')) c.fail('bad-value', first.no, `expected "bone = \\"name\\", …", found "${first.text}"`);
@@ -221,7 +224,8 @@ function readBoneList(c: LineCursor, first: TextLine): string[] {
       if (!m) c.fail('bad-value', line.no, `expected a quoted bone name, found "${item}"`);
       names.push(m[1]!.replace(/ /g, '_'));
     }
-    if (!continues) return names;
+    // A stray trailing comma before the next keyword ends the list (the game's guard, §6.1).
+    if (!continues || !c.peek()?.text.startsWith('"')) return names;
     line = c.next('the rest of the bone list');
     text = line.text;
   }
