@@ -5,6 +5,7 @@ export { clipArray } from './clip-header';
 export { uniformClipCreate, uniformClipSample } from './uniform-clip';
 export { keyedClipCreate, keyedClipSample } from './keyed-clip';
 export { mixSamples } from './mix';
+export { localToModelJobCreate, localToModelJobArray, localToModel } from './local-to-model';
 
 /** 1 when this build uses WebAssembly SIMD. */
 export const SIMD: i32 = ASC_FEATURE_SIMD ? 1 : 0;

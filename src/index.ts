@@ -2,7 +2,8 @@
 export { AnimcoreError, FormatError, UsageError } from './errors.js';
 export * from './anim/index.js';
 export * from './core/index.js';
-export { referenceMix, referenceSample } from './reference/index.js';
+export { referenceLocalToModel, referenceMix, referenceSample } from './reference/index.js';
 export * from './formats/nebula/index.js';
+export * from './formats/meteor/index.js';
 export { FORMAT_HANDLERS, findHandler } from './formats/registry.js';
 export type { FormatHandler, OpenInput } from './formats/handler.js';

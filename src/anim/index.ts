@@ -8,3 +8,4 @@ export { Skeleton, type Joint, type JointPose } from './skeleton.js';
 export { AnimResource, type AnimResourceInit } from './resource.js';
 export type { RotationMode, SampleOptions, MixOptions, SampleArrays } from './sample-options.js';
 export { alignRotationKeys } from './rotation-alignment.js';
+export { bindJoints, JOINT_PROPERTIES, type JointBinding } from './joint-binding.js';

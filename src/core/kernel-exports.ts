@@ -10,6 +10,11 @@ export interface KernelExports {
   uniformClipSample(p: number, time: number, out: number, outCounts: number, flags: number, timeFactor: number): void;
   keyedClipCreate(...args: [...SharedClipArgs, keyBytes: number]): number;
   keyedClipSample(p: number, time: number, out: number, outCounts: number, cursors: number, flags: number, timeFactor: number): void;
+  /** A local-to-model job block for `jointCount` joints (assembly/local-to-model.ts). */
+  localToModelJobCreate(jointCount: number): number;
+  /** Address of a job array: `LocalToModelField`. */
+  localToModelJobArray(p: number, field: number): number;
+  localToModel(p: number, samples: number, counts: number, out: number): void;
   mixSamples(
     linear: number,
     linearCount: number,
@@ -53,3 +58,10 @@ export const SAMPLE_STEP = 1;
 export const SAMPLE_SLERP = 2;
 /** `mixSamples` flag bits (assembly/mix.ts). */
 export const MIX_SLERP = 1;
+
+/** Job block fields of assembly/local-to-model.ts. */
+export const LocalToModelField = {
+  Parents: 4,
+  Bindings: 8,
+  Rest: 12,
+} as const;

@@ -4,3 +4,4 @@ export { referenceSample } from './sample-clip.js';
 export { referenceMix } from './mix.js';
 export { uniformKeyPair, type UniformKeyPair } from './uniform-key.js';
 export { keyedKeyPair } from './keyed-key.js';
+export { referenceLocalToModel } from './local-to-model.js';
