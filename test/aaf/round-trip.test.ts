@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AAF_ANIMATION_VARIANTS } from '../../src/formats/aaf/animation.js';
+import { aafHeader } from '../../src/formats/aaf/header.js';
+import { aafText } from '../../src/formats/aaf/text.js';
 import { readAafAnimation } from '../../src/formats/aaf/read-animation.js';
 import { readAafScene } from '../../src/formats/aaf/read-scene.js';
 import { AAF_SCENE_VARIANTS, sceneVariantLabel } from '../../src/formats/aaf/scene.js';
@@ -64,5 +66,22 @@ describe.each(AAF_SCENE_VARIANTS.map((v) => [sceneVariantLabel(v), v] as const))
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('AAF scene trees', () => {
+  it('reads and writes a 20 000-deep chain without recursion', () => {
+    const objects = Array.from({ length: 20_000 }, (_, i) => ({
+      name: aafText(`j${i}`),
+      parent: i - 1,
+      position: [0, 1, 0] as const,
+      rotation: [0, 0, 0, 1] as const,
+      scale: [1, 1, 1] as const,
+      surfaces: [],
+    }));
+    const bytes = writeAafScene({ header: aafHeader(aafText('')), objects });
+    const read = readAafScene(bytes);
+    expect(read.objects).toHaveLength(20_000);
+    expect(read.objects[19_999]!.parent).toBe(19_998);
   });
 });

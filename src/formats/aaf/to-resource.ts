@@ -1,4 +1,4 @@
-import { AnimClip, type AnimCurve, AnimResource, type JointPose, type Mesh, Skeleton, staticKeys } from '../../anim/index.js';
+import { AnimClip, type AnimCurve, AnimResource, type JointPose, type KeyedKeys, type Mesh, Skeleton, staticKeys } from '../../anim/index.js';
 import type { AafAnimation, AafAnimationObject, AafChannelName, AafKeys } from './animation.js';
 import { type AafHeader, formatNameText } from './header.js';
 import { AAF_ANIMATION_FORMAT } from './read-animation.js';
@@ -156,11 +156,11 @@ function restCurves(t: ClipTarget): AnimCurve[] {
 }
 
 /** File keys as float4 keyed keys: times × `spu` seconds, xyz padded with w = 0. */
-function keyedKeys(keys: AafKeys, size: 3 | 4, spu: number) {
+function keyedKeys(keys: AafKeys, size: 3 | 4, spu: number): KeyedKeys {
   const n = keys.times.length;
   const values = new Float32Array(4 * n);
   for (let k = 0; k < n; k++) values.set(keys.values.subarray(size * k, size * (k + 1)), 4 * k);
-  return { encoding: 'keyed' as const, times: keys.times.map((t) => t * spu), values };
+  return { encoding: 'keyed', times: keys.times.map((t) => t * spu), values };
 }
 
 function headerInfo(h: AafHeader): Record<string, unknown> {
