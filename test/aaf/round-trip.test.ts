@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
 import { AAF_ANIMATION_VARIANTS } from '../../src/formats/aaf/animation.js';
 import { aafHeader } from '../../src/formats/aaf/header.js';
 import { aafText } from '../../src/formats/aaf/text.js';
@@ -83,5 +84,28 @@ describe('AAF scene trees', () => {
     const read = readAafScene(bytes);
     expect(read.objects).toHaveLength(20_000);
     expect(read.objects[19_999]!.parent).toBe(19_998);
+  });
+});
+
+describe('AAF writers refuse what the format cannot hold', () => {
+  const header = aafHeader(aafText(''));
+  const keys = (times: number[]) => ({ times: Float32Array.from(times), values: new Float32Array(3 * times.length) });
+  const obj = (parent: number) => ({ name: aafText(''), parent, position: [0, 0, 0] as const, rotation: [0, 0, 0, 1] as const, scale: [1, 1, 1] as const, surfaces: [] });
+
+  it('animations: flags and channels disagree, unknown bits, decreasing times, unequal shared counts, long names', () => {
+    const write = (o: object, variant?: 'shared-count') => () => writeAafAnimation({ header, animLength: 0, objects: [o as never], ...(variant ? { variant } : {}) });
+    expect(write({ name: aafText('a'), flags: 2 })).toThrow(UsageError);
+    expect(write({ name: aafText('a'), flags: 0, scale: keys([0]) })).toThrow(UsageError);
+    expect(write({ name: aafText('a'), flags: 16 })).toThrow(UsageError);
+    expect(write({ name: aafText('a'), flags: 2, position: keys([1, 0]) })).toThrow(UsageError);
+    expect(write({ name: aafText('a'), flags: 10, position: keys([0]), scale: keys([0, 1]) }, 'shared-count')).toThrow(UsageError);
+    expect(write({ name: aafText('x'.repeat(70_000)), flags: 0 })).toThrow(UsageError);
+  });
+
+  it('scenes: objects not in pre-order, indices out of range, partial triangles', () => {
+    expect(() => writeAafScene({ header, objects: [obj(-1), obj(-1), obj(0)] })).toThrow(UsageError);
+    const surface = (indices: number[]) => [{ ...obj(-1), surfaces: [{ vertices: new Float32Array(27), indices: Uint32Array.from(indices) }] }];
+    expect(() => writeAafScene({ header, objects: surface([0, 1, 3]) })).toThrow(UsageError);
+    expect(() => writeAafScene({ header, objects: surface([0, 1]) })).toThrow(UsageError);
   });
 });
