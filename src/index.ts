@@ -5,5 +5,6 @@ export * from './core/index.js';
 export { referenceLocalToModel, referenceMix, referenceSample } from './reference/index.js';
 export * from './formats/nebula/index.js';
 export * from './formats/meteor/index.js';
+export * from './formats/aaf/index.js';
 export { FORMAT_HANDLERS, findHandler } from './formats/registry.js';
 export type { FormatHandler, OpenInput } from './formats/handler.js';

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { AnimClip } from './clip.js';
+import type { Mesh } from './mesh.js';
 import type { Skeleton } from './skeleton.js';
 
 export interface AnimResourceInit {
@@ -7,13 +8,15 @@ export interface AnimResourceInit {
   format: string;
   clips: AnimClip[];
   skeleton?: Skeleton | null;
+  /** Meshes carried by the skeleton's joints (scene formats such as AAF). */
+  meshes?: Mesh[];
   /** Header facts of the source (layout, version, counts), as `animcore info` prints them. */
   info?: Record<string, unknown>;
   warnings?: string[];
 }
 
 /**
- * Everything one file (or file set) holds: clips, an optional skeleton, the source format's facts
+ * Everything one file (or file set) holds: clips, an optional skeleton and its meshes, the source format's facts
  * and the reader's warnings (after Nebula3 `CoreAnimation::AnimResource`). Once a core has loaded
  * it, the resource owns wasm memory until `dispose()`.
  */
@@ -21,6 +24,7 @@ export class AnimResource {
   readonly format: string;
   readonly clips: readonly AnimClip[];
   readonly skeleton: Skeleton | null;
+  readonly meshes: readonly Mesh[];
   readonly info: Readonly<Record<string, unknown>>;
   readonly warnings: readonly string[];
   private readonly disposers: (() => void)[] = [];
@@ -29,6 +33,7 @@ export class AnimResource {
     this.format = init.format;
     this.clips = init.clips;
     this.skeleton = init.skeleton ?? null;
+    this.meshes = init.meshes ?? [];
     this.info = init.info ?? {};
     this.warnings = init.warnings ?? [];
   }

@@ -1,3 +1,4 @@
+import { makeTeapotMan } from '../formats/aaf/teapot-man.js';
 import { makeNebulaWave } from './nebula-wave.js';
 
 /** One bundled example: its path under `examples/` and its bytes. */
@@ -12,5 +13,10 @@ export interface ExampleFile {
  * `examples/` equals a fresh generation.
  */
 export function bundledExamples(): ExampleFile[] {
-  return [{ path: 'nebula/wave.nax3', bytes: makeNebulaWave() }];
+  const teapotMan = makeTeapotMan();
+  return [
+    { path: 'nebula/wave.nax3', bytes: makeNebulaWave() },
+    { path: 'aaf/teapot-man.scene.aaf', bytes: teapotMan.scene },
+    { path: 'aaf/teapot-man.anim.aaf', bytes: teapotMan.animation },
+  ];
 }
