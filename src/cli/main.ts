@@ -73,12 +73,13 @@ withCommon(cli.command('sample <path>', 'Sample one clip at one or more times'))
   .option('--clip <name>', 'Clip name or index', { default: '0' })
   .option('--time <seconds>', 'Seconds, or a comma-separated list')
   .option('--rotation <mode>', 'nlerp (default), slerp or raw')
-  .action(async (path: string, options: CommonOptions & { clip: unknown; time: unknown; rotation: unknown }) => {
+  .option('--model-space', 'Add model-space matrices of the skeleton (column-major 4×4)')
+  .action(async (path: string, options: CommonOptions & { clip: unknown; time: unknown; rotation: unknown; modelSpace?: boolean }) => {
     const times = parseTimes(options.time);
     const rotation = parseRotation(options.rotation);
     const opened = openFile(path, companionsOf(options), options.format);
     const core = await AnimCore.create();
-    const samples = sampleJson(core, opened.resource, String(options.clip), times, rotation);
+    const samples = sampleJson(core, opened.resource, String(options.clip), times, rotation, options.modelSpace === true);
     if (options.json) console.log(JSON.stringify(samples.length === 1 ? samples[0] : samples, null, 2));
     else console.log(samples.map(sampleText).join('\n\n'));
   });

@@ -1,5 +1,6 @@
-import type { AnimResource, RotationMode } from '../anim/index.js';
-import type { AnimCore } from '../core/index.js';
+import { type AnimResource, bindJoints, type RotationMode } from '../anim/index.js';
+import { type AnimCore, LocalToModelJob } from '../core/index.js';
+import { UsageError } from '../errors.js';
 
 /** `animcore sample --json` for one time (documented in the README). */
 export interface SampleJson {
@@ -14,17 +15,39 @@ export interface SampleJson {
     /** x, y, z, w (quaternions x y z w). */
     value: [number, number, number, number];
   }[];
+  /** With `--model-space`: model-space 4×4 matrices, column-major, in skeleton order. */
+  model?: { joint: string; matrix: number[] }[];
 }
 
-/** Samples `clip` of `resource` at each time (seconds) with one sample buffer. */
-export function sampleJson(core: AnimCore, resource: AnimResource, clipName: string, times: number[], rotation: RotationMode): SampleJson[] {
+/**
+ * Samples `clip` of `resource` at each time (seconds) with one sample buffer; with `modelSpace`,
+ * also composes the skeleton's model-space matrices (`LocalToModelJob`).
+ * @throws UsageError when `modelSpace` is asked of a resource without a skeleton
+ */
+export function sampleJson(
+  core: AnimCore,
+  resource: AnimResource,
+  clipName: string,
+  times: number[],
+  rotation: RotationMode,
+  modelSpace = false,
+): SampleJson[] {
   const clip = resource.clip(clipName);
+  const skeleton = resource.skeleton;
+  if (modelSpace && !skeleton) throw new UsageError(`--model-space needs a skeleton; this ${resource.format} file has none`);
   core.load(resource);
   const buffer = core.createSampleBuffer(clip);
+  const job = modelSpace && skeleton ? new LocalToModelJob(core, bindJoints(clip.curves, skeleton)) : null;
   try {
     return times.map((time) => {
       core.sampler.sample(clip, time, buffer, { rotation });
       const counts = buffer.counts;
+      let model: SampleJson['model'];
+      if (job && skeleton) {
+        job.run(buffer);
+        const m = job.matrices;
+        model = skeleton.joints.map((j, i) => ({ joint: j.name, matrix: Array.from(m.subarray(16 * i, 16 * i + 16)) }));
+      }
       return {
         format: resource.format,
         clip: clip.name,
@@ -35,10 +58,12 @@ export function sampleJson(core: AnimCore, resource: AnimResource, clipName: str
           count: counts[i]!,
           value: buffer.sampleOf(i),
         })),
+        ...(model ? { model } : {}),
       };
     });
   } finally {
     buffer.dispose();
+    job?.dispose();
   }
 }
 
@@ -47,6 +72,10 @@ export function sampleText(s: SampleJson): string {
   for (const c of s.curves) {
     const v = c.value.map((x) => x.toFixed(6).padStart(12)).join(' ');
     lines.push(`  ${`${c.target.joint ?? '-'}.${c.target.property}`.padEnd(32)} ${c.type.padEnd(11)} n=${c.count} ${v}`);
+  }
+  for (const m of s.model ?? []) {
+    const [x, y, z] = [m.matrix[12]!, m.matrix[13]!, m.matrix[14]!];
+    lines.push(`  model ${m.joint.padEnd(26)} position ${[x, y, z].map((v) => v.toFixed(6).padStart(12)).join(' ')}`);
   }
   return lines.join('\n');
 }
