@@ -61,6 +61,9 @@ export class AnimClip {
       if (c.keys.encoding === 'static' && c.keys.value.length !== 4) {
         throw new UsageError(`clip "${init.name}" curve ${i}: a static value has 4 floats, got ${c.keys.value.length}`);
       }
+      if (c.keys.encoding === 'unity' && (c.keys.lanes.length < 1 || c.keys.lanes.length > 4)) {
+        throw new UsageError(`clip "${init.name}" curve ${i}: unity keys have 1–4 lanes, got ${c.keys.lanes.length}`);
+      }
     });
     this.duration = init.duration ?? this.keyCount * this.keyDuration;
     if (!(this.duration >= 0) || !Number.isFinite(this.duration)) {
@@ -72,10 +75,14 @@ export class AnimClip {
     this.metadata = init.metadata ?? {};
   }
 
-  /** Number of stored keys over all curves (static curves count one). */
+  /** Number of stored keys over all curves (static curves count one; unity curves their keys over all lanes). */
   get storedKeyCount(): number {
     let n = 0;
-    for (const c of this.curves) n += c.keys.encoding === 'uniform' ? this.keyCount : 1;
+    for (const c of this.curves) {
+      if (c.keys.encoding === 'uniform') n += this.keyCount;
+      else if (c.keys.encoding === 'unity') for (const l of c.keys.lanes) n += l.time.length;
+      else n += 1;
+    }
     return n;
   }
 }

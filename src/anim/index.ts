@@ -1,5 +1,15 @@
 export { CurveType, CURVE_TYPES } from './curve-type.js';
-export type { AnimCurve, CurveKeys, CurveTarget, StaticKeys, UniformKeys } from './curve.js';
+export type { AnimCurve, CurveKeys, CurveTarget, StaticKeys, UniformKeys, UnityKeys } from './curve.js';
+export {
+  UnityWrapMode,
+  UnityWeightedMode,
+  unityCurve,
+  isLinearUnityCurve,
+  isLinearSegment,
+  lanesShareKeyTimes,
+  type UnityCurve,
+  type UnityCurveInit,
+} from './unity-curve.js';
 export { staticKeys } from './curve.js';
 export { InfinityType } from './infinity-type.js';
 export type { AnimEvent } from './event.js';

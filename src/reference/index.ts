@@ -3,3 +3,14 @@
 export { referenceSampleUniform } from './sample-uniform.js';
 export { referenceMix } from './mix.js';
 export { uniformKeyPair, type UniformKeyPair } from './uniform-key.js';
+export { referenceSampleUnity, UNITY_QUAT_EPSILON } from './sample-unity.js';
+export {
+  evaluateUnityCurve,
+  evaluateUnityStep,
+  evaluateUnitySegment,
+  interpolateUnitySegment,
+  bezierExtractU,
+  wrapUnityTime,
+  unityKeyIndex,
+  UNITY_DEFAULT_WEIGHT,
+} from './unity-curve.js';
