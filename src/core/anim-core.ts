@@ -8,6 +8,7 @@ import { AnimSampleBuffer } from './sample-buffer.js';
 import { AnimSampler } from './sampler.js';
 import { clipKind, type LoadedClip } from './clip-kind.js';
 import { writeUniformClip } from './uniform-clip-block.js';
+import { writeUnityClip } from './unity-clip-block.js';
 
 export interface AnimCoreOptions {
   /** Which build to load when `wasm` is not given: `auto` (default), `simd` or `scalar`. */
@@ -90,6 +91,8 @@ export class AnimCore {
     switch (kind) {
       case 'uniform':
         return { kind, ptr: writeUniformClip(this.kernel, this.views, clip) };
+      case 'unity':
+        return { kind, ptr: writeUnityClip(this.kernel, this.views, clip) };
       default:
         throw new UsageError(`clip "${clip.name}": ${kind} curves cannot be loaded by this core`);
     }

@@ -23,6 +23,12 @@ export interface KernelExports {
   uniformClipCounts(p: number): number;
   uniformClipVelocityOut(p: number): number;
   uniformClipSample(p: number, time: number, out: number, outCounts: number, flags: number, timeFactor: number): void;
+  unityClipCreate(curveCount: number, laneCount: number, arenaWords: number): number;
+  unityClipCurves(p: number): number;
+  unityClipLanes(p: number): number;
+  unityClipCounts(p: number): number;
+  unityClipArena(p: number): number;
+  unityClipSample(p: number, time: number, out: number, outCounts: number, flags: number): void;
   mixSamples(
     linear: number,
     linearCount: number,
@@ -42,5 +48,11 @@ export interface KernelExports {
 /** `uniformClipSample` flag bits (assembly/uniform-clip.ts). */
 export const SAMPLE_STEP = 1;
 export const SAMPLE_SLERP = 2;
+/** `unityClipSample` flag bit and curve-record flags (assembly/unity-curve.ts). */
+export const UNITY_SAMPLE_RAW = 1;
+export const UNITY_STATIC = 1;
+export const UNITY_BOOL = 2;
+export const UNITY_ROTATION = 4;
+export const UNITY_SHARED = 8;
 /** `mixSamples` flag bits (assembly/mix.ts). */
 export const MIX_SLERP = 1;

@@ -1,7 +1,7 @@
 import type { AnimClip, SampleOptions } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import type { AnimCore } from './anim-core.js';
-import { SAMPLE_SLERP, SAMPLE_STEP } from './kernel-exports.js';
+import { SAMPLE_SLERP, SAMPLE_STEP, UNITY_SAMPLE_RAW } from './kernel-exports.js';
 import type { AnimSampleBuffer } from './sample-buffer.js';
 
 /**
@@ -12,6 +12,13 @@ import type { AnimSampleBuffer } from './sample-buffer.js';
  * slerp for rotations over keys sign-aligned at load. Static curves give their value; inactive
  * curves get count 0 and their static value (or key 0). Velocity samples are scaled by
  * `timeFactor`.
+ *
+ * Unity-curve clips (MRTK): each lane by `AnimationCurve.Evaluate` (spec mrtk.md §5–§6), Bool
+ * curves as exact steps tested `> 0.5`. Rotations: `rotation: 'raw'` gives the component-wise
+ * result exactly as MRTK does (no sign alignment, not normalised; a joint without keys is
+ * (0, 0, 0, 0), §4.3); the default (`nlerp` or `slerp`, which mean the same here) is corrected:
+ * lanes sharing key times are hemisphere-aligned per segment, then the quaternion is normalised
+ * and a zero one becomes identity. `sampleType` and `timeFactor` do not apply to them.
  */
 export class AnimSampler {
   constructor(private readonly core: AnimCore) {}
@@ -41,6 +48,9 @@ export class AnimSampler {
         this.core.kernel.uniformClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, flags, timeFactor);
         return;
       }
+      case 'unity':
+        this.core.kernel.unityClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, options.rotation === 'raw' ? UNITY_SAMPLE_RAW : 0);
+        return;
     }
   }
 }
