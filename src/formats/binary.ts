@@ -174,6 +174,10 @@ export class ByteWriter {
     this.littleEndian = littleEndian;
   }
 
+  /**
+   * Reserves `n` bytes and returns their offset. It may replace `buf` and `view`, so callers
+   * take `this.view` only after calling it.
+   */
   private ensure(n: number): number {
     const at = this.length;
     if (at + n > this.buf.length) {
@@ -187,28 +191,36 @@ export class ByteWriter {
   }
 
   u8(v: number): void {
-    this.view.setUint8(this.ensure(1), v);
+    const at = this.ensure(1);
+    this.view.setUint8(at, v);
   }
   i8(v: number): void {
-    this.view.setInt8(this.ensure(1), v);
+    const at = this.ensure(1);
+    this.view.setInt8(at, v);
   }
   u16(v: number): void {
-    this.view.setUint16(this.ensure(2), v, this.littleEndian);
+    const at = this.ensure(2);
+    this.view.setUint16(at, v, this.littleEndian);
   }
   i16(v: number): void {
-    this.view.setInt16(this.ensure(2), v, this.littleEndian);
+    const at = this.ensure(2);
+    this.view.setInt16(at, v, this.littleEndian);
   }
   u32(v: number): void {
-    this.view.setUint32(this.ensure(4), v, this.littleEndian);
+    const at = this.ensure(4);
+    this.view.setUint32(at, v, this.littleEndian);
   }
   i32(v: number): void {
-    this.view.setInt32(this.ensure(4), v, this.littleEndian);
+    const at = this.ensure(4);
+    this.view.setInt32(at, v, this.littleEndian);
   }
   f32(v: number): void {
-    this.view.setFloat32(this.ensure(4), v, this.littleEndian);
+    const at = this.ensure(4);
+    this.view.setFloat32(at, v, this.littleEndian);
   }
   f64(v: number): void {
-    this.view.setFloat64(this.ensure(8), v, this.littleEndian);
+    const at = this.ensure(8);
+    this.view.setFloat64(at, v, this.littleEndian);
   }
   bytes(b: Uint8Array): void {
     const at = this.ensure(b.length);
