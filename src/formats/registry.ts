@@ -1,11 +1,12 @@
 import { FormatError } from '../errors.js';
 import type { FormatHandler } from './handler.js';
+import { mrtkHandler } from './mrtk/handler.js';
 
 /**
  * Every format the CLI can open, in detection order (the first whose `detect` accepts the bytes
  * wins). Each format folder contributes its handlers here.
  */
-export const FORMAT_HANDLERS: readonly FormatHandler[] = [];
+export const FORMAT_HANDLERS: readonly FormatHandler[] = [mrtkHandler];
 
 /** The handler for `bytes`: `formatId` when given, else the first that detects the content. */
 export function findHandler(bytes: Uint8Array, path: string, formatId?: string): FormatHandler {
