@@ -3,3 +3,4 @@ export { AnimSampleBuffer } from './sample-buffer.js';
 export { AnimSampler } from './sampler.js';
 export { AnimMixer } from './mixer.js';
 export type { WasmBuild, WasmSource } from './load-module.js';
+export { resample, type ResampleOptions, type ResampleResult } from './resample.js';

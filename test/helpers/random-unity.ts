@@ -75,6 +75,8 @@ export const arbitraryUnityClip = fc
         target: { joint: `j${i}`, property: s.curveType },
         keys: s.isStatic ? { encoding: 'static', value: Float32Array.of(i, 1, 2, 3) } : { encoding: 'unity', lanes: laneSets[i]! },
       }));
-      return new AnimClip({ name: 'random-unity', curves });
+      // Like MRTK's Duration: the last key time of any lane (spec mrtk.md §4.4).
+      const duration = Math.max(0, ...laneSets.flat().map((l) => (l.time.length > 0 ? l.time[l.time.length - 1]! : 0)));
+      return new AnimClip({ name: 'random-unity', curves, duration });
     }),
 );
