@@ -28,7 +28,8 @@ export class AnimSampler {
    * @param time seconds (any finite number)
    * @param out a buffer of the clip's curve count
    * @throws UsageError when the clip is not loaded, `out` does not fit, `time` is not finite,
-   *   or `rotation: 'raw'` is asked of a uniform clip
+   *   or `rotation: 'raw'` is asked of a clip with uniform keys (clips of static curves only, such
+   *   as an MRTK recording without any data, sample raw as stored)
    */
   sample(clip: AnimClip, time: number, out: AnimSampleBuffer, options: SampleOptions = {}): void {
     const loaded = this.core.loadedClip(clip);
@@ -41,7 +42,7 @@ export class AnimSampler {
     if (!Number.isFinite(timeFactor)) throw new UsageError(`timeFactor must be finite, got ${timeFactor}`);
     switch (loaded.kind) {
       case 'uniform': {
-        if (options.rotation === 'raw') {
+        if (options.rotation === 'raw' && clip.curves.some((c) => c.keys.encoding === 'uniform')) {
           throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK); clip "${clip.name}" is uniform`);
         }
         const flags = (options.sampleType === 'step' ? SAMPLE_STEP : 0) | (options.rotation === 'slerp' ? SAMPLE_SLERP : 0);
