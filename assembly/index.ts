@@ -12,7 +12,7 @@ export {
   uniformClipSample,
 } from './uniform-clip';
 export { mixSamples } from './mix';
-export { unityClipCreate, unityClipCurves, unityClipLanes, unityClipCounts, unityClipArena, unityClipSample } from './unity-curve';
+export { unityClipCreate, unityClipCurves, unityClipLanes, unityClipCounts, unityClipArena, unityClipLaneCount, unityClipSample } from './unity-curve';
 
 /** 1 when this build uses WebAssembly SIMD. */
 export const SIMD: i32 = ASC_FEATURE_SIMD ? 1 : 0;

@@ -54,8 +54,8 @@ export const UNITY_SAMPLE_RAW: u32 = 1;
 
 /** Unity's default Bézier weight (float32 1/3). */
 const DEFAULT_WEIGHT: f64 = <f64>(<f32>(1.0 / 3.0));
-/** Unity `Quaternion.Normalize` threshold (`Mathf.Epsilon`). */
-const QUAT_EPSILON: f64 = 1.401298464324817e-45;
+/** Shorter quaternions become identity when corrected. Twin: `QUAT_MIN_LENGTH`. */
+const QUAT_MIN_LENGTH: f64 = 1e-6;
 
 function align16(n: usize): usize {
   return (n + 15) & ~(<usize>15);
@@ -95,6 +95,10 @@ export function unityClipCounts(p: usize): usize {
 export function unityClipArena(p: usize): usize {
   return load<usize>(p, ARENA);
 }
+/** Number of lanes: the i32 cursor slots `unityClipSample` may use. */
+export function unityClipLaneCount(p: usize): u32 {
+  return load<u32>(p, LANE_COUNT);
+}
 
 // @ts-ignore: decorator
 @inline
@@ -131,6 +135,28 @@ function keyIndex(time: usize, n: i32, t: f64): i32 {
     }
   }
   return first - 1;
+}
+
+/**
+ * `keyIndex` with a per-lane cursor for forward playback: `slot` (an i32, 0 = no cursor) holds
+ * the last segment found. It is only a hint: it is used when t still lies in that segment or the
+ * next, which for keys sorted by time is exactly the segment `keyIndex` finds; otherwise the
+ * binary search runs and the slot is updated.
+ */
+function findKey(time: usize, n: i32, t: f64, slot: usize): i32 {
+  if (slot != 0) {
+    const k = load<i32>(slot);
+    if (k >= 0 && k + 1 < n && f32At(time, k) <= t) {
+      if (t < f32At(time, k + 1)) return k;
+      if (k + 2 < n && f32At(time, k + 1) <= t && t < f32At(time, k + 2)) {
+        store<i32>(slot, k + 1);
+        return k + 1;
+      }
+    }
+  }
+  const k = keyIndex(time, n, t);
+  if (slot != 0) store<i32>(slot, k);
+  return k;
 }
 
 function cbrt(x: f64): f64 {
@@ -236,20 +262,20 @@ function atIndex(lane: usize, n: i32, k: i32, tw: f64, sign: f64): f64 {
   return segment(lane, k, tw, sign);
 }
 
-/** `AnimationCurve.Evaluate` (spec §5–§6). Twin: `evaluateUnityCurve`. */
-function evaluate(lane: usize, t: f64): f64 {
+/** `AnimationCurve.Evaluate` (spec §5–§6); `slot` is the lane's cursor. Twin: `evaluateUnityCurve`. */
+function evaluate(lane: usize, t: f64, slot: usize): f64 {
   const n = load<i32>(lane, L_KEY_COUNT);
   if (n == 0) return 0;
   if (n == 1) return f32At(load<usize>(lane, L_VALUE), 0);
   const tw = laneTime(lane, n, t);
-  return atIndex(lane, n, keyIndex(load<usize>(lane, L_TIME), n, tw), tw, 1);
+  return atIndex(lane, n, findKey(load<usize>(lane, L_TIME), n, tw, slot), tw, 1);
 }
 
-/** Exact step tested > 0.5 (spec §6.8). Twin: `evaluateUnityStep`. */
-function step(lane: usize, t: f64): f64 {
+/** Exact step tested > 0.5 (spec §6.8); `slot` is the lane's cursor. Twin: `evaluateUnityStep`. */
+function step(lane: usize, t: f64, slot: usize): f64 {
   const n = load<i32>(lane, L_KEY_COUNT);
   if (n == 0) return 0;
-  const k = keyIndex(load<usize>(lane, L_TIME), n, laneTime(lane, n, t));
+  const k = findKey(load<usize>(lane, L_TIME), n, laneTime(lane, n, t), slot);
   return f32At(load<usize>(lane, L_VALUE), k < 0 ? 0 : k) > 0.5 ? 1 : 0;
 }
 
@@ -257,10 +283,11 @@ function step(lane: usize, t: f64): f64 {
  * Samples clip `p` at `time` seconds into `out` (float4 per curve) and `outCounts` (u8 per
  * curve). Lanes beyond a curve's lane count give 0. Rotations: with UNITY_SAMPLE_RAW the lanes
  * as evaluated (MRTK, spec §4.3); otherwise lanes sharing key times are hemisphere-aligned per
- * segment and the quaternion is normalised, a zero one becoming identity. Twin:
- * `referenceSampleUnity`.
+ * segment and the quaternion is normalised, a zero one becoming identity. `cursors` is 0 or an
+ * i32 per lane (`unityClipLaneCount`), segment hints kept between calls for forward playback;
+ * any contents are safe. Twin: `referenceSampleUnity`.
  */
-export function unityClipSample(p: usize, time: f64, out: usize, outCounts: usize, flags: u32): void {
+export function unityClipSample(p: usize, time: f64, out: usize, outCounts: usize, flags: u32, cursors: usize): void {
   const curveCount = load<u32>(p, CURVE_COUNT);
   const curves = load<usize>(p, CURVES);
   const lanes = load<usize>(p, LANES);
@@ -273,14 +300,16 @@ export function unityClipSample(p: usize, time: f64, out: usize, outCounts: usiz
       memory.copy(o, c + C_VALUE, 16);
       continue;
     }
-    const first = lanes + <usize>load<u32>(c, C_FIRST_LANE) * LANE_SIZE;
+    const firstIndex = <usize>load<u32>(c, C_FIRST_LANE);
+    const first = lanes + firstIndex * LANE_SIZE;
     const laneCount = load<u32>(c, C_LANE_COUNT);
+    const slot = cursors == 0 ? 0 : cursors + (firstIndex << 2);
     let x: f64 = 0, y: f64 = 0, z: f64 = 0, w: f64 = 0;
     if (cf & UNITY_BOOL) {
-      x = step(first, time);
-      if (laneCount > 1) y = step(first + LANE_SIZE, time);
-      if (laneCount > 2) z = step(first + 2 * LANE_SIZE, time);
-      if (laneCount > 3) w = step(first + 3 * LANE_SIZE, time);
+      x = step(first, time, slot);
+      if (laneCount > 1) y = step(first + LANE_SIZE, time, slot == 0 ? 0 : slot + 4);
+      if (laneCount > 2) z = step(first + 2 * LANE_SIZE, time, slot == 0 ? 0 : slot + 8);
+      if (laneCount > 3) w = step(first + 3 * LANE_SIZE, time, slot == 0 ? 0 : slot + 12);
     } else if (cf & UNITY_SHARED) {
       const n = load<i32>(first, L_KEY_COUNT);
       if (n == 1) {
@@ -290,7 +319,7 @@ export function unityClipSample(p: usize, time: f64, out: usize, outCounts: usiz
         if (laneCount > 3) w = f32At(load<usize>(first + 3 * LANE_SIZE, L_VALUE), 0);
       } else if (n > 1) {
         const tw = laneTime(first, n, time);
-        const k = keyIndex(load<usize>(first, L_TIME), n, tw);
+        const k = findKey(load<usize>(first, L_TIME), n, tw, slot);
         let sign: f64 = 1;
         if ((cf & UNITY_ROTATION) != 0 && !raw && laneCount == 4 && k >= 0 && k < n - 1) {
           let dot: f64 = 0;
@@ -306,14 +335,14 @@ export function unityClipSample(p: usize, time: f64, out: usize, outCounts: usiz
         if (laneCount > 3) w = atIndex(first + 3 * LANE_SIZE, n, k, tw, sign);
       }
     } else {
-      x = evaluate(first, time);
-      if (laneCount > 1) y = evaluate(first + LANE_SIZE, time);
-      if (laneCount > 2) z = evaluate(first + 2 * LANE_SIZE, time);
-      if (laneCount > 3) w = evaluate(first + 3 * LANE_SIZE, time);
+      x = evaluate(first, time, slot);
+      if (laneCount > 1) y = evaluate(first + LANE_SIZE, time, slot == 0 ? 0 : slot + 4);
+      if (laneCount > 2) z = evaluate(first + 2 * LANE_SIZE, time, slot == 0 ? 0 : slot + 8);
+      if (laneCount > 3) w = evaluate(first + 3 * LANE_SIZE, time, slot == 0 ? 0 : slot + 12);
     }
     if ((cf & UNITY_ROTATION) != 0 && !raw) {
       const len = Math.sqrt(x * x + y * y + z * z + w * w);
-      if (len < QUAT_EPSILON) {
+      if (len < QUAT_MIN_LENGTH) {
         x = 0;
         y = 0;
         z = 0;

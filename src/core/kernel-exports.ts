@@ -28,7 +28,8 @@ export interface KernelExports {
   unityClipLanes(p: number): number;
   unityClipCounts(p: number): number;
   unityClipArena(p: number): number;
-  unityClipSample(p: number, time: number, out: number, outCounts: number, flags: number): void;
+  unityClipLaneCount(p: number): number;
+  unityClipSample(p: number, time: number, out: number, outCounts: number, flags: number, cursors: number): void;
   mixSamples(
     linear: number,
     linearCount: number,

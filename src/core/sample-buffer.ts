@@ -25,6 +25,9 @@ export class AnimSampleBuffer implements SampleArrays {
   /** @internal */
   readonly rotationCount: number;
   private readonly core: AnimCore;
+  /** Segment cursors for Unity-curve clips (i32 per lane), allocated on first use. */
+  private cursorPtr = 0;
+  private cursorCapacity = 0;
 
   constructor(core: AnimCore, curveTypes: readonly CurveType[]) {
     this.core = core;
@@ -51,6 +54,20 @@ export class AnimSampleBuffer implements SampleArrays {
     if (this.samplesPtr === 0) throw new UsageError('this AnimSampleBuffer was disposed');
   }
 
+  /**
+   * @internal an i32 per lane for `unityClipSample`'s forward-playback cursors, at least
+   * `laneCount` of them. The kernel treats the contents as hints, so sampling another clip into
+   * this buffer needs no reset.
+   */
+  cursors(laneCount: number): number {
+    if (laneCount > this.cursorCapacity) {
+      this.core.kernel.free(this.cursorPtr);
+      this.cursorPtr = this.core.kernel.alloc(4 * laneCount);
+      this.cursorCapacity = laneCount;
+    }
+    return this.cursorPtr;
+  }
+
   /** `4 × curveCount` floats, a view into wasm memory. */
   get samples(): Float32Array {
     this.checkLive();
@@ -73,7 +90,8 @@ export class AnimSampleBuffer implements SampleArrays {
   dispose(): void {
     if (this.samplesPtr === 0) return;
     const k = this.core.kernel;
-    for (const p of [this.samplesPtr, this.countsPtr, this.linearPtr, this.rotationPtr]) k.free(p);
-    this.samplesPtr = this.countsPtr = this.linearPtr = this.rotationPtr = 0;
+    for (const p of [this.samplesPtr, this.countsPtr, this.linearPtr, this.rotationPtr, this.cursorPtr]) k.free(p);
+    this.samplesPtr = this.countsPtr = this.linearPtr = this.rotationPtr = this.cursorPtr = 0;
+    this.cursorCapacity = 0;
   }
 }

@@ -18,7 +18,9 @@ import type { AnimSampleBuffer } from './sample-buffer.js';
  * result exactly as MRTK does (no sign alignment, not normalised; a joint without keys is
  * (0, 0, 0, 0), §4.3); the default (`nlerp` or `slerp`, which mean the same here) is corrected:
  * lanes sharing key times are hemisphere-aligned per segment, then the quaternion is normalised
- * and a zero one becomes identity. `sampleType` and `timeFactor` do not apply to them.
+ * and a zero one becomes identity. `sampleType` and `timeFactor` do not apply to them. `out`
+ * keeps a segment cursor per lane, so forward playback skips the binary search (keys must be
+ * sorted by time, as Unity keeps them).
  */
 export class AnimSampler {
   constructor(private readonly core: AnimCore) {}
@@ -49,9 +51,13 @@ export class AnimSampler {
         this.core.kernel.uniformClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, flags, timeFactor);
         return;
       }
-      case 'unity':
-        this.core.kernel.unityClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, options.rotation === 'raw' ? UNITY_SAMPLE_RAW : 0);
+      case 'unity': {
+        const k = this.core.kernel;
+        // Allocating the cursors may grow memory; the kernel call takes only pointers.
+        const cursors = out.cursors(k.unityClipLaneCount(loaded.ptr));
+        k.unityClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, options.rotation === 'raw' ? UNITY_SAMPLE_RAW : 0, cursors);
         return;
+      }
     }
   }
 }

@@ -3,7 +3,7 @@
 export { referenceSampleUniform } from './sample-uniform.js';
 export { referenceMix } from './mix.js';
 export { uniformKeyPair, type UniformKeyPair } from './uniform-key.js';
-export { referenceSampleUnity, UNITY_QUAT_EPSILON } from './sample-unity.js';
+export { referenceSampleUnity, QUAT_MIN_LENGTH } from './sample-unity.js';
 export {
   evaluateUnityCurve,
   evaluateUnityStep,

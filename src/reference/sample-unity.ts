@@ -8,8 +8,12 @@ import {
   wrapUnityTime,
 } from './unity-curve.js';
 
-/** Unity `Quaternion.Normalize` threshold (`Mathf.Epsilon`): shorter quaternions become identity. */
-export const UNITY_QUAT_EPSILON = 1.401298464324817e-45;
+/**
+ * Corrected rotations shorter than this become identity. Unity's `Quaternion.Normalize` uses
+ * `Mathf.Epsilon` (1.4e-45), but the direction of a quaternion that short is rounding noise (and
+ * differs between math libraries), so anything below 1e-6 counts as zero.
+ */
+export const QUAT_MIN_LENGTH = 1e-6;
 
 /**
  * The four lanes of a rotation whose lanes share key times, each hemisphere-aligned per segment:
@@ -37,7 +41,7 @@ function alignedRotation(lanes: readonly UnityCurve[], t: number): number[] {
  * `evaluateUnityCurve`, missing lanes 0. Rotations: `rotation: 'raw'` leaves the component-wise
  * result as MRTK does (no sign alignment, not normalised, §4.3); otherwise (default) lanes that
  * share key times are hemisphere-aligned per segment, and the result is normalised, a zero
- * quaternion becoming identity. Writes `out.samples` (4 × curveCount) and `out.counts`.
+ * quaternion (shorter than `QUAT_MIN_LENGTH`) becoming identity. Writes `out.samples` (4 × curveCount) and `out.counts`.
  */
 export function referenceSampleUnity(clip: AnimClip, time: number, out: SampleArrays, options: SampleOptions = {}): void {
   if (out.counts.length < clip.curves.length || out.samples.length < 4 * clip.curves.length) {
@@ -60,7 +64,7 @@ export function referenceSampleUnity(clip: AnimClip, time: number, out: SampleAr
       const q = lanes.length === 4 && lanesShareKeyTimes(lanes) ? alignedRotation(lanes, time) : lanes.map((l) => evaluateUnityCurve(l, time));
       q.forEach((x, c) => (v[c] = x));
       const len = Math.sqrt(v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]! + v[3]! * v[3]!);
-      if (len < UNITY_QUAT_EPSILON) v.splice(0, 4, 0, 0, 0, 1);
+      if (len < QUAT_MIN_LENGTH) v.splice(0, 4, 0, 0, 0, 1);
       else for (let c = 0; c < 4; c++) v[c] = v[c]! / len;
     } else {
       keys.lanes.forEach((l, c) => (v[c] = evaluateUnityCurve(l, time)));

@@ -50,4 +50,28 @@ describe.each(BUILDS)('%s build evaluates Unity curves like src/reference', (bui
       { numRuns: 3000 },
     );
   });
+
+  it('forward playback through the segment cursors matches the reference, also when a buffer switches clips', () => {
+    fc.assert(
+      fc.property(arbitraryUnityClip, arbitraryUnityClip, fc.double({ min: 0.001, max: 0.3, noNaN: true }), (clip, other, step) => {
+        if (other.curves.length !== clip.curves.length) other = clip;
+        const resource = new AnimResource({ format: 'test', clips: [clip, other] });
+        core.load(resource);
+        const buf = core.createSampleBuffer(clip);
+        const ref = arrays(clip.curves.length);
+        try {
+          for (let t = -6; t < 8; t += step) {
+            const c = Math.floor(t) % 3 === 0 ? other : clip;
+            core.sampler.sample(c, t, buf);
+            referenceSampleUnity(c, t, ref);
+            expectClose(buf.samples, ref.samples);
+          }
+        } finally {
+          buf.dispose();
+          resource.dispose();
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
