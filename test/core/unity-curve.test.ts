@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { unityCurve, UnityWrapMode } from '../../src/anim/index.js';
-import { evaluateUnityCurve, evaluateUnityStep, interpolateUnitySegment } from '../../src/reference/index.js';
+import { evaluateUnityCurve, evaluateUnitySegment, evaluateUnityStep, interpolateUnitySegment } from '../../src/reference/index.js';
 
 // Real-Unity values from agate-pris/intar `AnimationCurveTest.Unity.cs` (spec mrtk.md §5, §6.3, §6.6).
 const identityLine = (pre: number, post: number) =>
@@ -112,5 +113,19 @@ describe('Unity AnimationCurve.Evaluate (reference)', () => {
     expect(evaluateUnityStep(c, 1.999)).toBe(1);
     expect(evaluateUnityStep(c, 2)).toBe(0);
     expect(evaluateUnityStep(unityCurve({ time: [], value: [] }), 0)).toBe(0);
+  });
+
+  it('the linear fast path gives the weighted Bézier values of MRTK keys (weights 0, mode Both, any finite tangents)', () => {
+    const f = (min: number, max: number) => fc.double({ min, max, noNaN: true });
+    fc.assert(
+      fc.property(f(-100, 100), f(0.001, 10), f(-100, 100), f(-100, 100), f(-50, 50), f(-50, 50), f(0, 1), (t0, dx, v0, v1, outT, inT, s) => {
+        const c = unityCurve({ time: [t0, t0 + dx], value: [v0, v1], inTangent: [0, inT], outTangent: [outT, 0] });
+        const t = c.time[0]! + s * (c.time[1]! - c.time[0]!);
+        if (t >= c.time[1]!) return;
+        const fast = evaluateUnitySegment(c, 0, t, 1);
+        expect(Math.abs(fast - interpolateUnitySegment(c, 0, t, 1))).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(fast)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
