@@ -3,7 +3,7 @@
 // keyCount, seconds, non-decreasing), values ptr (float4 × keyCount; rotations sign-aligned at
 // load)}. Before the first key a curve holds key 0, from the last key on it holds the last key;
 // equal neighbouring times are a step (the later key wins from that time on).
-// A per-instance cursor (u32 per curve, owned by the sample buffer) remembers the last interval,
+// A per-instance cursor (the first of the curve's four u32 slots, owned by the sample buffer) remembers the last interval,
 // so forward playback finds its keys in O(1); it is only a hint and never changes a result.
 import {
   clipAlloc,
@@ -62,7 +62,7 @@ function findKey(times: usize, n: u32, t: f64, cursor: u32): u32 {
 
 /**
  * Samples keyed clip `p` at `time` seconds (Cycle infinity wraps the clip time first) into `out`
- * and `outCounts`, reading and updating `cursors` (u32 per curve). Flags as `uniformClipSample`.
+ * and `outCounts`, reading and updating `cursors` (four u32 slots per curve; this uses the first). Flags as `uniformClipSample`.
  */
 export function keyedClipSample(
   p: usize,
@@ -91,7 +91,7 @@ export function keyedClipSample(
       copy4(values, dst);
       continue;
     }
-    const cursorAt = cursors + (<usize>outOffset >> 2); // u32 per curve; outOffset is 16 × curve
+    const cursorAt = cursors + <usize>outOffset; // the curve's first cursor slot; 16 bytes per curve
     const k = findKey(times, n, t, load<u32>(cursorAt));
     store<u32>(cursorAt, k);
     const a = values + (<usize>k << 4);

@@ -11,8 +11,8 @@ export interface AnimClipInit {
   /** Seconds between uniform keys; required when any curve is `uniform`. */
   keyDuration?: number;
   /**
-   * Seconds; defaults to `keyCount × keyDuration` (Nebula3 clip duration) for uniform clips and
-   * to the latest key time (at least 0) for keyed clips.
+   * Seconds; defaults to `keyCount × keyDuration` (Nebula3 clip duration) when the clip has a key
+   * grid, else to the latest key time (at least 0), as for keyed clips.
    */
   duration?: number;
   preInfinity?: InfinityType;
@@ -65,8 +65,12 @@ export class AnimClip {
       if (c.keys.encoding === 'static' && c.keys.value.length !== 4) {
         throw new UsageError(`clip "${init.name}" curve ${i}: a static value has 4 floats, got ${c.keys.value.length}`);
       }
+      if (c.keys.encoding === 'unity' && (c.keys.lanes.length < 1 || c.keys.lanes.length > 4)) {
+        throw new UsageError(`clip "${init.name}" curve ${i}: unity keys have 1–4 lanes, got ${c.keys.lanes.length}`);
+      }
     });
-    this.duration = init.duration ?? (hasUniform ? this.keyCount * this.keyDuration : lastKeyTime(init.curves));
+    const hasKeyGrid = this.keyCount > 0 && this.keyDuration > 0;
+    this.duration = init.duration ?? (hasKeyGrid ? this.keyCount * this.keyDuration : lastKeyTime(init.curves));
     if (!(this.duration >= 0) || !Number.isFinite(this.duration)) {
       throw new UsageError(`clip "${init.name}": duration must be a finite number of seconds >= 0, got ${init.duration}`);
     }
@@ -76,11 +80,14 @@ export class AnimClip {
     this.metadata = init.metadata ?? {};
   }
 
-  /** Number of stored keys over all curves (static curves count one). */
+  /** Number of stored keys over all curves (static curves count one; unity curves their keys over all lanes). */
   get storedKeyCount(): number {
     let n = 0;
     for (const c of this.curves) {
-      n += c.keys.encoding === 'uniform' ? this.keyCount : c.keys.encoding === 'keyed' ? c.keys.times.length : 1;
+      if (c.keys.encoding === 'uniform') n += this.keyCount;
+      else if (c.keys.encoding === 'keyed') n += c.keys.times.length;
+      else if (c.keys.encoding === 'unity') for (const l of c.keys.lanes) n += l.time.length;
+      else n += 1;
     }
     return n;
   }

@@ -1,4 +1,5 @@
 import type { CurveType } from './curve-type.js';
+import type { UnityCurve } from './unity-curve.js';
 
 /** What a curve drives: a joint (by name; `null` for clip-level curves) and a property of it. */
 export interface CurveTarget {
@@ -36,7 +37,19 @@ export interface KeyedKeys {
   readonly values: Float32Array;
 }
 
-export type CurveKeys = StaticKeys | UniformKeys | KeyedKeys;
+/**
+ * Up to 4 scalar Unity AnimationCurves, lane i giving component i of the float4 sample; missing
+ * lanes sample 0 (MRTK, spec mrtk.md §5–§6). Evaluated with Unity's rules; Bool curves as exact
+ * steps tested `> 0.5`; Rotation curves raw or hemisphere-aligned and normalised
+ * (`SampleOptions.rotation`).
+ */
+export interface UnityKeys {
+  readonly encoding: 'unity';
+  /** 1–4 curves: x, y, z, w. */
+  readonly lanes: readonly UnityCurve[];
+}
+
+export type CurveKeys = StaticKeys | UniformKeys | KeyedKeys | UnityKeys;
 
 /**
  * One animated float4 channel of a clip (after Nebula3 `CoreAnimation::AnimCurve`).

@@ -1,5 +1,15 @@
 export { CurveType, CURVE_TYPES } from './curve-type.js';
-export type { AnimCurve, CurveKeys, CurveTarget, KeyedKeys, StaticKeys, UniformKeys } from './curve.js';
+export type { AnimCurve, CurveKeys, CurveTarget, KeyedKeys, StaticKeys, UniformKeys, UnityKeys } from './curve.js';
+export {
+  UnityWrapMode,
+  UnityWeightedMode,
+  unityCurve,
+  isLinearUnityCurve,
+  isLinearSegment,
+  lanesShareKeyTimes,
+  type UnityCurve,
+  type UnityCurveInit,
+} from './unity-curve.js';
 export { staticKeys } from './curve.js';
 export { InfinityType } from './infinity-type.js';
 export type { AnimEvent } from './event.js';
@@ -10,3 +20,4 @@ export { AnimResource, type AnimResourceInit } from './resource.js';
 export type { RotationMode, SampleOptions, MixOptions, SampleArrays } from './sample-options.js';
 export { alignRotationKeys } from './rotation-alignment.js';
 export { bindJoints, JOINT_PROPERTIES, type JointBinding } from './joint-binding.js';
+export { restValue } from './rest-value.js';

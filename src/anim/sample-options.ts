@@ -3,6 +3,11 @@
  * `slerp`: DirectXMath-style slerp along the shortest arc, not renormalised (spec nebula.md §3.4).
  * `raw`: component-wise lerp of the keys as stored, no sign test, no normalisation — only for
  * formats whose reference does that (MRTK, spec mrtk.md §4.3) and only where a sampler offers it.
+ *
+ * Unity-curve clips (MRTK) evaluate each quaternion component as its own AnimationCurve, so there
+ * are two modes: `raw` is MRTK exactly (un-normalised, passing near zero across q → −q key
+ * flips); `nlerp` and `slerp` both mean corrected: hemisphere-aligned per segment, normalised, a
+ * zero quaternion becoming identity.
  */
 export type RotationMode = 'nlerp' | 'slerp' | 'raw';
 

@@ -9,6 +9,7 @@ import { AnimSampler } from './sampler.js';
 import { clipKind, type LoadedClip } from './clip-kind.js';
 import { writeKeyedClip } from './keyed-clip-block.js';
 import { writeUniformClip } from './uniform-clip-block.js';
+import { writeUnityClip } from './unity-clip-block.js';
 
 export interface AnimCoreOptions {
   /** Which build to load when `wasm` is not given: `auto` (default), `simd` or `scalar`. */
@@ -93,6 +94,8 @@ export class AnimCore {
         return { kind, ptr: writeUniformClip(this.kernel, this.views, clip) };
       case 'keyed':
         return { kind, ptr: writeKeyedClip(this.kernel, this.views, clip) };
+      case 'unity':
+        return { kind, ptr: writeUnityClip(this.kernel, this.views, clip) };
     }
   }
 

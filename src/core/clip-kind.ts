@@ -3,9 +3,10 @@ import { UsageError } from '../errors.js';
 
 /**
  * Which kernel samples a clip, decided by its curves' key encoding: every non-static curve of a
- * clip must share one encoding (static-only clips are `uniform`).
+ * clip must share one encoding (static-only clips are `uniform`). `uniform`: Nebula-style keys
+ * (assembly/uniform-clip.ts); `unity`: Unity AnimationCurves (assembly/unity-curve.ts).
  */
-export type ClipKind = 'uniform' | 'keyed';
+export type ClipKind = 'uniform' | 'keyed' | 'unity';
 
 /** A clip copied into wasm memory: its kind and its block. */
 export interface LoadedClip {

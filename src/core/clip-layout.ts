@@ -1,4 +1,4 @@
-import type { AnimClip } from '../anim/index.js';
+import { type AnimClip, restValue } from '../anim/index.js';
 import { ClipField, type KernelExports, type SharedClipArgs } from './kernel-exports.js';
 import type { MemoryViews } from './memory-views.js';
 
@@ -60,8 +60,7 @@ export function writeSharedTables(kernel: KernelExports, views: MemoryViews, p: 
   );
   const values = kernel.clipArray(p, ClipField.StaticValues) >>> 2;
   layout.constant.forEach((curveIndex, s) => {
-    const k = clip.curves[curveIndex]!.keys;
-    f32.set(k.encoding === 'static' ? k.value : k.values.subarray(0, 4), values + 4 * s);
+    f32.set(restValue(clip.curves[curveIndex]!.keys), values + 4 * s);
   });
   u8.set(
     clip.curves.map((c) => (c.active ? 1 : 0)),

@@ -4,3 +4,4 @@ export { AnimSampler } from './sampler.js';
 export { AnimMixer } from './mixer.js';
 export type { WasmBuild, WasmSource } from './load-module.js';
 export { LocalToModelJob, localToModel } from './local-to-model.js';
+export { resample, type ResampleOptions, type ResampleResult } from './resample.js';

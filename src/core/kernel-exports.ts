@@ -15,6 +15,13 @@ export interface KernelExports {
   /** Address of a job array: `LocalToModelField`. */
   localToModelJobArray(p: number, field: number): number;
   localToModel(p: number, samples: number, counts: number, out: number): void;
+  unityClipCreate(curveCount: number, laneCount: number, arenaWords: number): number;
+  unityClipCurves(p: number): number;
+  unityClipLanes(p: number): number;
+  unityClipCounts(p: number): number;
+  unityClipArena(p: number): number;
+  unityClipLaneCount(p: number): number;
+  unityClipSample(p: number, time: number, out: number, outCounts: number, flags: number, cursors: number): void;
   mixSamples(
     linear: number,
     linearCount: number,
@@ -56,6 +63,12 @@ export const ClipField = {
 /** Clip sampler flag bits (assembly/clip-header.ts). */
 export const SAMPLE_STEP = 1;
 export const SAMPLE_SLERP = 2;
+/** `unityClipSample` flag bit and curve-record flags (assembly/unity-curve.ts). */
+export const UNITY_SAMPLE_RAW = 1;
+export const UNITY_STATIC = 1;
+export const UNITY_BOOL = 2;
+export const UNITY_ROTATION = 4;
+export const UNITY_SHARED = 8;
 /** `mixSamples` flag bits (assembly/mix.ts). */
 export const MIX_SLERP = 1;
 

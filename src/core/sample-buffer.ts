@@ -17,7 +17,10 @@ export class AnimSampleBuffer implements SampleArrays {
   samplesPtr: number;
   /** @internal */
   countsPtr: number;
-  /** @internal u32 per curve: the keyed sampler's last key index (a per-instance cursor) */
+  /**
+   * @internal per-instance cursors for forward playback, four u32 slots per curve: the keyed
+   * sampler uses a curve's first slot (its last key index), the Unity sampler one slot per lane.
+   */
   cursorsPtr: number;
   /** @internal u32 lists of curve indices for the mixer: non-rotation curves, then rotation curves */
   linearPtr: number;
@@ -42,7 +45,7 @@ export class AnimSampleBuffer implements SampleArrays {
     const k = core.kernel;
     this.samplesPtr = k.alloc(16 * n);
     this.countsPtr = k.alloc(n);
-    this.cursorsPtr = k.alloc(4 * n);
+    this.cursorsPtr = k.alloc(16 * n);
     this.linearPtr = k.alloc(4 * linear.length);
     this.rotationPtr = k.alloc(4 * rotation.length);
     const u32 = core.views.u32;

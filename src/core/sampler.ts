@@ -1,7 +1,7 @@
 import type { AnimClip, SampleOptions } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import type { AnimCore } from './anim-core.js';
-import { SAMPLE_SLERP, SAMPLE_STEP } from './kernel-exports.js';
+import { SAMPLE_SLERP, SAMPLE_STEP, UNITY_SAMPLE_RAW } from './kernel-exports.js';
 import type { AnimSampleBuffer } from './sample-buffer.js';
 
 /**
@@ -14,6 +14,15 @@ import type { AnimSampleBuffer } from './sample-buffer.js';
  * slerp for rotations over keys sign-aligned at load. Static curves give their value; inactive
  * curves get count 0 and their static value (or key 0). Velocity samples are scaled by
  * `timeFactor`.
+ *
+ * Unity-curve clips (MRTK): each lane by `AnimationCurve.Evaluate` (spec mrtk.md §5–§6), Bool
+ * curves as exact steps tested `> 0.5`. Rotations: `rotation: 'raw'` gives the component-wise
+ * result exactly as MRTK does (no sign alignment, not normalised; a joint without keys is
+ * (0, 0, 0, 0), §4.3); the default (`nlerp` or `slerp`, which mean the same here) is corrected:
+ * lanes sharing key times are hemisphere-aligned per segment, then the quaternion is normalised
+ * and a zero one becomes identity. `sampleType` and `timeFactor` do not apply to them. `out`
+ * keeps a segment cursor per lane, so forward playback skips the binary search (keys must be
+ * sorted by time, as Unity keeps them).
  */
 export class AnimSampler {
   constructor(private readonly core: AnimCore) {}
@@ -23,7 +32,8 @@ export class AnimSampler {
    * @param time seconds (any finite number)
    * @param out a buffer of the clip's curve count
    * @throws UsageError when the clip is not loaded, `out` does not fit, `time` is not finite,
-   *   or `rotation: 'raw'` is asked of a uniform clip
+   *   or `rotation: 'raw'` is asked of a clip with uniform keys (clips of static curves only, such
+   *   as an MRTK recording without any data, sample raw as stored)
    */
   sample(clip: AnimClip, time: number, out: AnimSampleBuffer, options: SampleOptions = {}): void {
     const loaded = this.core.loadedClip(clip);
@@ -34,7 +44,8 @@ export class AnimSampler {
     if (!Number.isFinite(time)) throw new UsageError(`time must be a finite number of seconds, got ${time}`);
     const timeFactor = options.timeFactor ?? 1;
     if (!Number.isFinite(timeFactor)) throw new UsageError(`timeFactor must be finite, got ${timeFactor}`);
-    if (options.rotation === 'raw') {
+    const raw = options.rotation === 'raw';
+    if (raw && loaded.kind !== 'unity' && clip.curves.some((c) => c.keys.encoding !== 'static')) {
       throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK); clip "${clip.name}" is ${loaded.kind}`);
     }
     const flags = (options.sampleType === 'step' ? SAMPLE_STEP : 0) | (options.rotation === 'slerp' ? SAMPLE_SLERP : 0);
@@ -45,6 +56,9 @@ export class AnimSampler {
         return;
       case 'keyed':
         k.keyedClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, out.cursorsPtr, flags, timeFactor);
+        return;
+      case 'unity':
+        k.unityClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, raw ? UNITY_SAMPLE_RAW : 0, out.cursorsPtr);
         return;
     }
   }

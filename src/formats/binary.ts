@@ -174,7 +174,10 @@ export class ByteWriter {
     this.littleEndian = littleEndian;
   }
 
-  /** Reserves `n` bytes and returns their offset. Call it before touching `view`: it may replace it. */
+  /**
+   * Reserves `n` bytes and returns their offset. It may replace `buf` and `view`, so callers
+   * take `this.view` only after calling it.
+   */
   private ensure(n: number): number {
     const at = this.length;
     if (at + n > this.buf.length) {

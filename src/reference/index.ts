@@ -5,3 +5,14 @@ export { referenceMix } from './mix.js';
 export { uniformKeyPair, type UniformKeyPair } from './uniform-key.js';
 export { keyedKeyPair } from './keyed-key.js';
 export { referenceLocalToModel } from './local-to-model.js';
+export { referenceSampleUnity, QUAT_MIN_LENGTH } from './sample-unity.js';
+export {
+  evaluateUnityCurve,
+  evaluateUnityStep,
+  evaluateUnitySegment,
+  interpolateUnitySegment,
+  bezierExtractU,
+  wrapUnityTime,
+  unityKeyIndex,
+  UNITY_DEFAULT_WEIGHT,
+} from './unity-curve.js';

@@ -1,6 +1,7 @@
-import { alignRotationKeys, type AnimClip, type AnimCurve, type SampleArrays, type SampleOptions } from '../anim/index.js';
+import { alignRotationKeys, type AnimClip, type AnimCurve, restValue, type SampleArrays, type SampleOptions } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { keyedKeyPair } from './keyed-key.js';
+import { referenceSampleUnity } from './sample-unity.js';
 import { type F4, lerp4, nlerp, slerp } from './quat.js';
 import { uniformKeyPair } from './uniform-key.js';
 import { wrapCycle } from './wrap-cycle.js';
@@ -18,7 +19,8 @@ function alignedKeys(curve: AnimCurve, values: Float32Array, keyCount: number): 
 }
 
 /**
- * Plain-TypeScript twin of the core's clip samplers (`uniformClipSample`, `keyedClipSample`):
+ * Plain-TypeScript twin of the core's clip samplers (`uniformClipSample`, `keyedClipSample`;
+ * Unity-curve clips go to `referenceSampleUnity`, the twin of `unityClipSample`):
  * uniform curves with Nebula3 2009 semantics (spec nebula.md §3.3–3.4), keyed curves per spec
  * aaf.md §2.3; lerp for every type but Rotation, nlerp (default) or slerp for rotations over
  * sign-aligned keys, `step` returns key k0; static curves as stored; inactive curves count 0 with
@@ -27,6 +29,10 @@ function alignedKeys(curve: AnimCurve, values: Float32Array, keyCount: number): 
  * @throws UsageError when `out` is too small
  */
 export function referenceSample(clip: AnimClip, time: number, out: SampleArrays, options: SampleOptions = {}): void {
+  if (clip.curves.some((c) => c.keys.encoding === 'unity')) {
+    referenceSampleUnity(clip, time, out, options);
+    return;
+  }
   if (out.counts.length < clip.curves.length || out.samples.length < 4 * clip.curves.length) {
     throw new UsageError(`output holds fewer than the clip's ${clip.curves.length} curves`);
   }
@@ -38,8 +44,8 @@ export function referenceSample(clip: AnimClip, time: number, out: SampleArrays,
   clip.curves.forEach((curve, i) => {
     const keys = curve.keys;
     let v: F4;
-    if (keys.encoding === 'static' || !curve.active) {
-      const src = keys.encoding === 'static' ? keys.value : keys.values;
+    if (keys.encoding === 'static' || keys.encoding === 'unity' || !curve.active) {
+      const src = restValue(keys);
       v = [src[0]!, src[1]!, src[2]!, src[3]!];
     } else {
       const rotation = curve.curveType === 'rotation';

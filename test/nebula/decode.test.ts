@@ -16,6 +16,7 @@ import {
 } from '../../src/formats/nebula/index.js';
 import type { AnimResource } from '../../src/anim/index.js';
 import { expectClose } from './helpers.js';
+import type { UniformKeys } from '../../src/anim/index.js';
 
 const have = haveFixtures('nebula');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -134,7 +135,7 @@ describe.skipIf(!have)('expected.json N3 samples that sit exactly on a key', () 
             }
             expect(curve.active).toBe(true);
             const k0 = kase.k0 as number;
-            const key = curve.keys.encoding === 'static' ? curve.keys.value : curve.keys.values.subarray(4 * k0, 4 * k0 + 4);
+            const key = curve.keys.encoding === 'static' ? curve.keys.value : (curve.keys as UniformKeys).values.subarray(4 * k0, 4 * k0 + 4);
             expectClose(key, kase.samples[i], 1e-6);
           });
           checked++;

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { FormatError } from '../../src/errors.js';
 import type { AnimResource } from '../../src/anim/index.js';
 import { ByteWriter } from '../../src/formats/binary.js';
+import type { UniformKeys } from '../../src/anim/index.js';
 
 /** Runs `fn` and returns the `FormatError` it throws (fails the test if it throws anything else or nothing). */
 export function formatErrorOf(fn: () => unknown): FormatError {
@@ -66,7 +67,7 @@ export function clipContent(resource: AnimResource): unknown[] {
       active: curve.active,
       target: curve.target,
       encoding: curve.keys.encoding,
-      values: curve.keys.encoding === 'static' ? Array.from(curve.keys.value) : Array.from(curve.keys.values),
+      values: curve.keys.encoding === 'static' ? Array.from(curve.keys.value) : Array.from((curve.keys as UniformKeys).values),
     })),
   }));
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { expectedJson, haveFixtures, readFixture, readFixtureText } from '../helpers/fixtures.js';
 import { detectNebulaFormat, nax2ToResource, openNebula, readNanim2, readNax2 } from '../../src/formats/nebula/index.js';
 import { clipContent, countSignFlips, formatErrorOf } from './helpers.js';
+import type { UniformKeys } from '../../src/anim/index.js';
 
 const have = haveFixtures('nebula');
 
@@ -48,8 +49,8 @@ describe.skipIf(!have)('nanim2 twins of the nax2 fixtures', () => {
         clip.curves.forEach((curve, i) => {
           const other = b.clips[c]!.curves[i]!;
           expect([curve.curveType, curve.active, curve.keys.encoding]).toEqual([other.curveType, other.active, other.keys.encoding]);
-          const x = curve.keys.encoding === 'static' ? curve.keys.value : curve.keys.values;
-          const y = other.keys.encoding === 'static' ? other.keys.value : other.keys.values;
+          const x = curve.keys.encoding === 'static' ? curve.keys.value : (curve.keys as UniformKeys).values;
+          const y = other.keys.encoding === 'static' ? other.keys.value : (other.keys as UniformKeys).values;
           countSignFlips(x, y, 1e-6, () => curve.curveType === 'rotation');
         });
       });

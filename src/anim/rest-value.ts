@@ -1,0 +1,18 @@
+import type { CurveKeys } from './curve.js';
+
+/**
+ * The value a curve holds where it does not animate (static curves, inactive curves): its static
+ * value, else its first key — for Unity curves each lane's first key value (missing lanes 0).
+ * Returns a new `Float32Array` of 4 floats.
+ */
+export function restValue(keys: CurveKeys): Float32Array {
+  switch (keys.encoding) {
+    case 'static':
+      return keys.value.slice(0, 4);
+    case 'uniform':
+    case 'keyed':
+      return keys.values.slice(0, 4);
+    case 'unity':
+      return Float32Array.from({ length: 4 }, (_, i) => keys.lanes[i]?.value[0] ?? 0);
+  }
+}
