@@ -4,10 +4,13 @@
 import { writeFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import { AnimCore } from '../dist/index.js';
+import meteor from './suites/meteor.mjs';
+import mrtk from './suites/mrtk.mjs';
+import sampleKeyed from './suites/sample-keyed.mjs';
 import sampleUniform from './suites/sample-uniform.mjs';
 
 const quick = process.argv.includes('--quick');
-const suites = [sampleUniform];
+const suites = [sampleUniform, sampleKeyed, mrtk, meteor];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),
@@ -27,12 +30,13 @@ for (const suite of suites) {
     for (const task of bench.tasks) {
       const lat = task.result.latency; // milliseconds per run
       const median = (c.unitsPerRun * 1000) / lat.p50;
-      results[c.name][task.name] = Math.round(median);
+      results[c.name][task.name] = c.unit === 'MB/s' ? Math.round(median * 10) / 10 : Math.round(median);
       // Spread: the median absolute deviation of the latency, as a share of the median.
       const spread = lat.mad / lat.p50;
       const runs = task.runs;
       details[c.name][task.name] = { median, spread, runs };
-      rows.push({ contender: task.name, [`median ${c.unit}`]: `${(median / 1e6).toFixed(2)} M`, spread: `±${(100 * spread).toFixed(1)}%`, runs });
+      const shown = c.unit === 'MB/s' ? median.toFixed(1) : `${(median / 1e6).toFixed(2)} M`;
+      rows.push({ contender: task.name, [`median ${c.unit}`]: shown, spread: `±${(100 * spread).toFixed(1)}%`, runs });
     }
     const base = results[c.name]['threejs'] ?? results[c.name]['reference-ts'];
     for (const r of rows) r['× ' + (results[c.name]['threejs'] ? 'three.js' : 'reference')] = (results[c.name][r.contender] / base).toFixed(1);

@@ -1,0 +1,41 @@
+// curves-mrtk (issue 3): all curves of the large MRTK recording evaluated at one time, forward
+// playback at 60 Hz; curve evaluations per second. parse-mrtk: MB/s turning that recording into a
+// resource (`reference-ts`: readMrtk + mrtkToResource, the TypeScript reader alone) and, for the
+// wasm contenders, also copying it into the core and disposing it.
+import { mrtkToResource, readMrtk, referenceSample } from '../../dist/index.js';
+import { fixture } from '../fixtures.mjs';
+
+export default function mrtkSuite({ cores }) {
+  const bytes = fixture('mrtk', 'InputAnimation-20201027-134946.bin');
+  if (!bytes) return [];
+  const resource = mrtkToResource(readMrtk(bytes));
+  const clip = resource.clips[0];
+  const n = clip.curves.length;
+  const curves = {};
+  const parse = {};
+  for (const [name, core] of Object.entries(cores)) {
+    core.load(resource);
+    const buf = core.createSampleBuffer(clip);
+    let t = 0;
+    curves[name] = () => {
+      core.sampler.sample(clip, t, buf);
+      t = (t + 1 / 60) % clip.duration;
+    };
+    parse[name] = () => {
+      const r = mrtkToResource(readMrtk(bytes));
+      core.load(r);
+      r.dispose();
+    };
+  }
+  const out = { samples: new Float32Array(4 * n), counts: new Uint8Array(n) };
+  let t = 0;
+  curves['reference-ts'] = () => {
+    referenceSample(clip, t, out);
+    t = (t + 1 / 60) % clip.duration;
+  };
+  parse['reference-ts'] = () => mrtkToResource(readMrtk(bytes));
+  return [
+    { name: 'curves-mrtk', unitsPerRun: n, unit: 'curve evaluations/s', contenders: curves },
+    { name: 'parse-mrtk', unitsPerRun: bytes.byteLength / 1e6, unit: 'MB/s', contenders: parse },
+  ];
+}
