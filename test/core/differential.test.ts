@@ -3,21 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimResource, type SampleArrays } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { referenceMix, referenceSample } from '../../src/reference/index.js';
+import { expectCloseRelative, sampleArrays } from '../helpers/compare.js';
 import { BUILDS, createCore } from '../helpers/core.js';
 import { arbitraryKeyedClip, arbitraryUniformClip } from '../helpers/random-clip.js';
-
-function expectClose(actual: Float32Array, expected: Float32Array, tol = 1e-5): void {
-  for (let i = 0; i < expected.length; i++) {
-    const scale = Math.max(1, Math.abs(expected[i]!));
-    if (!(Math.abs(actual[i]! - expected[i]!) <= tol * scale)) {
-      throw new Error(`index ${i}: wasm ${actual[i]} vs reference ${expected[i]}`);
-    }
-  }
-}
-
-function arrays(n: number): SampleArrays {
-  return { samples: new Float32Array(4 * n), counts: new Uint8Array(n) };
-}
 
 const time = fc.double({ min: -20, max: 20, noNaN: true });
 
@@ -46,14 +34,14 @@ describe.each(BUILDS)('%s build equals src/reference', (build) => {
           const resource = new AnimResource({ format: 'test', clips: [clip] });
           core.load(resource);
           const buf = core.createSampleBuffer(clip);
-          const ref = arrays(clip.curves.length);
+          const ref = sampleArrays(clip.curves.length);
           try {
             for (const t of times) {
               const options = { rotation, sampleType, timeFactor };
               core.sampler.sample(clip, t, buf, options);
               referenceSample(clip, t, ref, options);
               expect(Array.from(buf.counts)).toEqual(Array.from(ref.counts));
-              expectClose(buf.samples, ref.samples);
+              expectCloseRelative(buf.samples, ref.samples);
             }
           } finally {
             buf.dispose();
@@ -79,7 +67,7 @@ describe.each(BUILDS)('%s build equals src/reference', (build) => {
           core.load(resource);
           const [a, b, out] = [0, 1, 2].map(() => core.createSampleBuffer(clip)) as [never, never, never];
           const n = clip.curves.length;
-          const [ra, rb, rout] = [arrays(n), arrays(n), arrays(n)];
+          const [ra, rb, rout] = [sampleArrays(n), sampleArrays(n), sampleArrays(n)];
           try {
             core.sampler.sample(clip, ta, a);
             core.sampler.sample(clip, tb, b);
@@ -104,7 +92,7 @@ describe.each(BUILDS)('%s build equals src/reference', (build) => {
             );
             const result = (alias ? a : out) as SampleArrays;
             expect(Array.from(result.counts)).toEqual(Array.from(rout.counts));
-            expectClose(result.samples, rout.samples);
+            expectCloseRelative(result.samples, rout.samples);
           } finally {
             for (const x of [a, b, out] as { dispose(): void }[]) x.dispose();
             resource.dispose();

@@ -3,19 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimClip, AnimResource, type SampleArrays, unityCurve, UnityWrapMode } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { referenceSampleUnity } from '../../src/reference/index.js';
+import { expectCloseRelative, sampleArrays } from '../helpers/compare.js';
 import { BUILDS, createCore } from '../helpers/core.js';
 import { arbitraryUnityClip } from '../helpers/random-unity.js';
-
-function expectClose(actual: Float32Array, expected: Float32Array, tol = 1e-5): void {
-  for (let i = 0; i < expected.length; i++) {
-    const scale = Math.max(1, Math.abs(expected[i]!));
-    if (!(Math.abs(actual[i]! - expected[i]!) <= tol * scale)) {
-      throw new Error(`index ${i}: wasm ${actual[i]} vs reference ${expected[i]}`);
-    }
-  }
-}
-
-const arrays = (n: number): SampleArrays => ({ samples: new Float32Array(4 * n), counts: new Uint8Array(n) });
 
 describe.each(BUILDS)('%s build evaluates Unity curves like src/reference', (build) => {
   let core: AnimCore;
@@ -33,13 +23,13 @@ describe.each(BUILDS)('%s build evaluates Unity curves like src/reference', (bui
           const resource = new AnimResource({ format: 'test', clips: [clip] });
           core.load(resource);
           const buf = core.createSampleBuffer(clip);
-          const ref = arrays(clip.curves.length);
+          const ref = sampleArrays(clip.curves.length);
           try {
             for (const t of times) {
               core.sampler.sample(clip, t, buf, { rotation });
               referenceSampleUnity(clip, t, ref, { rotation });
               expect(Array.from(buf.counts)).toEqual(Array.from(ref.counts));
-              expectClose(buf.samples, ref.samples);
+              expectCloseRelative(buf.samples, ref.samples);
             }
           } finally {
             buf.dispose();
@@ -94,13 +84,13 @@ describe.each(BUILDS)('%s build evaluates Unity curves like src/reference', (bui
         const resource = new AnimResource({ format: 'test', clips: [clip, other] });
         core.load(resource);
         const buf = core.createSampleBuffer(clip);
-        const ref = arrays(clip.curves.length);
+        const ref = sampleArrays(clip.curves.length);
         try {
           for (let t = -6; t < 8; t += step) {
             const c = Math.floor(t) % 3 === 0 ? other : clip;
             core.sampler.sample(c, t, buf);
             referenceSampleUnity(c, t, ref);
-            expectClose(buf.samples, ref.samples);
+            expectCloseRelative(buf.samples, ref.samples);
           }
         } finally {
           buf.dispose();
