@@ -5,9 +5,10 @@ import { writeFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import { AnimCore } from '../dist/index.js';
 import sampleUniform from './suites/sample-uniform.mjs';
+import resampleBatch from './suites/resample-batch.mjs';
 
 const quick = process.argv.includes('--quick');
-const suites = [sampleUniform];
+const suites = [sampleUniform, resampleBatch];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),
@@ -18,7 +19,8 @@ const results = {};
 const details = {};
 for (const suite of suites) {
   for (const c of suite({ cores, quick })) {
-    const bench = new Bench({ name: c.name, time: quick ? 300 : 2000, warmupTime: quick ? 100 : 500 });
+    // Slow cases (a whole batch per run) set fewer `iterations` than tinybench's default.
+    const bench = new Bench({ name: c.name, time: quick ? 300 : 2000, warmupTime: quick ? 100 : 500, ...(c.iterations && { iterations: c.iterations, warmupIterations: 1 }) });
     for (const [name, fn] of Object.entries(c.contenders)) bench.add(name, fn);
     await bench.run();
     results[c.name] = {};
