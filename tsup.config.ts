@@ -2,7 +2,7 @@ import { cpSync, mkdirSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli/main.ts' },
+  entry: { index: 'src/index.ts', cli: 'src/cli/main.ts', 'resample-worker': 'src/cli/resample-worker.ts' },
   format: ['esm', 'cjs'],
   dts: { entry: { index: 'src/index.ts' } },
   target: 'node20',

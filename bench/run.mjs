@@ -8,9 +8,10 @@ import meteor from './suites/meteor.mjs';
 import mrtk from './suites/mrtk.mjs';
 import sampleKeyed from './suites/sample-keyed.mjs';
 import sampleUniform from './suites/sample-uniform.mjs';
+import resampleBatch from './suites/resample-batch.mjs';
 
 const quick = process.argv.includes('--quick');
-const suites = [sampleUniform, sampleKeyed, mrtk, meteor];
+const suites = [sampleUniform, sampleKeyed, mrtk, meteor, resampleBatch];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),
@@ -21,7 +22,8 @@ const results = {};
 const details = {};
 for (const suite of suites) {
   for (const c of suite({ cores, quick })) {
-    const bench = new Bench({ name: c.name, time: quick ? 300 : 2000, warmupTime: quick ? 100 : 500 });
+    // Slow cases (a whole batch per run) set fewer `iterations` than tinybench's default.
+    const bench = new Bench({ name: c.name, time: quick ? 300 : 2000, warmupTime: quick ? 100 : 500, ...(c.iterations && { iterations: c.iterations, warmupIterations: 1 }) });
     for (const [name, fn] of Object.entries(c.contenders)) bench.add(name, fn);
     await bench.run();
     results[c.name] = {};

@@ -16,6 +16,7 @@ export type { AnimEvent } from './event.js';
 export { AnimClip, type AnimClipInit } from './clip.js';
 export { Skeleton, type Joint, type JointPose } from './skeleton.js';
 export type { Mesh } from './mesh.js';
+export type { SkinnedMesh } from './skinned-mesh.js';
 export { AnimResource, type AnimResourceInit } from './resource.js';
 export type { RotationMode, SampleOptions, MixOptions, SampleArrays } from './sample-options.js';
 export { alignRotationKeys } from './rotation-alignment.js';

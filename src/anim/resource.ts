@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js';
 import type { AnimClip } from './clip.js';
 import type { Mesh } from './mesh.js';
 import type { Skeleton } from './skeleton.js';
+import type { SkinnedMesh } from './skinned-mesh.js';
 
 export interface AnimResourceInit {
   /** Source format id, e.g. `nax2`, `nax3`, `nanim2`. */
@@ -10,13 +11,15 @@ export interface AnimResourceInit {
   skeleton?: Skeleton | null;
   /** Meshes carried by the skeleton's joints (scene formats such as AAF). */
   meshes?: Mesh[];
+  /** Meshes skinned to the skeleton (Meteor `.skc`). */
+  skins?: SkinnedMesh[];
   /** Header facts of the source (layout, version, counts), as `animcore info` prints them. */
   info?: Record<string, unknown>;
   warnings?: string[];
 }
 
 /**
- * Everything one file (or file set) holds: clips, an optional skeleton and its meshes, the source format's facts
+ * Everything one file (or file set) holds: clips, an optional skeleton with its rigid and skinned meshes, the source format's facts
  * and the reader's warnings (after Nebula3 `CoreAnimation::AnimResource`). Once a core has loaded
  * it, the resource owns wasm memory until `dispose()`.
  */
@@ -25,6 +28,7 @@ export class AnimResource {
   readonly clips: readonly AnimClip[];
   readonly skeleton: Skeleton | null;
   readonly meshes: readonly Mesh[];
+  readonly skins: readonly SkinnedMesh[];
   readonly info: Readonly<Record<string, unknown>>;
   readonly warnings: readonly string[];
   private readonly disposers: (() => void)[] = [];
@@ -34,6 +38,7 @@ export class AnimResource {
     this.clips = init.clips;
     this.skeleton = init.skeleton ?? null;
     this.meshes = init.meshes ?? [];
+    this.skins = init.skins ?? [];
     this.info = init.info ?? {};
     this.warnings = init.warnings ?? [];
   }

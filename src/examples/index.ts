@@ -1,4 +1,5 @@
 import { makeTeapotMan } from '../formats/aaf/teapot-man.js';
+import { makeMrtkHandWave } from './mrtk-hand-wave.js';
 import { makeNebulaWave } from './nebula-wave.js';
 
 /** One bundled example: its path under `examples/` and its bytes. */
@@ -18,5 +19,6 @@ export function bundledExamples(): ExampleFile[] {
     { path: 'nebula/wave.nax3', bytes: makeNebulaWave() },
     { path: 'aaf/teapot-man.scene.aaf', bytes: teapotMan.scene },
     { path: 'aaf/teapot-man.anim.aaf', bytes: teapotMan.animation },
+    { path: 'mrtk/hand-wave.bin', bytes: makeMrtkHandWave() },
   ];
 }

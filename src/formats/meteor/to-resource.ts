@@ -1,4 +1,4 @@
-import { AnimClip, type AnimCurve, type AnimEvent, AnimResource } from '../../anim/index.js';
+import { AnimClip, type AnimCurve, type AnimEvent, AnimResource, type SkinnedMesh } from '../../anim/index.js';
 import { FormatError } from '../../errors.js';
 import { type AxisOptions, position4, rotation4 } from './axes.js';
 import { bncSkeleton } from './bnc-skeleton.js';
@@ -6,7 +6,7 @@ import type { LoopWindow } from './loop-time.js';
 import { type AmbDocument, readAmb } from './read-amb.js';
 import { type BncDocument, readBnc } from './read-bnc.js';
 import { type PosPose, readPos } from './read-pos.js';
-import { readSkc } from './read-skc.js';
+import { readSkc, type SkcSkin } from './read-skc.js';
 import { poseTimeTable } from './time-table.js';
 
 /** The files of one Meteor character (bytes). */
@@ -17,7 +17,7 @@ export interface MeteorCharacterFiles extends AxisOptions {
   bnc: Uint8Array;
   /** `P<N>.pos`: the clip table. */
   pos: Uint8Array;
-  /** `p<N>.skc`: the skinned mesh (optional; summarised in `info.skin`). */
+  /** `p<N>.skc`: the skinned mesh (optional; summarised in `info.skin`, carried in `skins`). */
   skc?: Uint8Array;
   /** `character.amb`: the shared moves (`source 0`). Without it those poses are unavailable. */
   characterAmb?: Uint8Array;
@@ -46,6 +46,8 @@ export interface UnavailablePose {
  *   `effectType`, `segments`, `attacks`, `drags`, `nextPoses` (as read, plus `startTime`/`endTime`
  *   in seconds); clip `events` mark the loop, attack, drag and next-pose windows (category
  *   `loop`, `attack`, `drag`, `next-pose`; names `<category> <i> start|end`).
+ * - `skins`: the `.skc` static skins as `SkinnedMesh`es (bone indices mapped to joint indices; with
+ *   `mirrorYZ`, positions mirrored and triangle winding flipped as SKCLoader.cs L339 does, §5);
  * - `info.unavailablePoses` lists every pose without a clip with its reason (a `source 0` pose
  *   when `characterAmb` is not given, an unknown source, no Start/End, a frame its `.amb` lacks);
  *   `warnings` summarise them
@@ -93,6 +95,7 @@ export function openMeteorCharacter(files: MeteorCharacterFiles): AnimResource {
     format: 'meteor',
     clips,
     skeleton,
+    ...(skin && { skins: skin.map((s) => skinnedMesh(s, boneJoints, mirror)) }),
     warnings,
     info: {
       space: mirror ? 'y↔z mirrored (Unity, Y-up)' : 'file space (right-handed, Z-up)',
@@ -110,6 +113,20 @@ export function openMeteorCharacter(files: MeteorCharacterFiles): AnimResource {
       }),
     },
   });
+}
+
+/** A `.skc` skin on the skeleton: bone indices → joint indices, file space or y↔z mirrored (§2, §5). */
+function skinnedMesh(skin: SkcSkin, boneJoints: readonly number[], mirror: boolean): SkinnedMesh {
+  const positions = new Float32Array(skin.positions.length);
+  for (let i = 0; i < positions.length; i += 3) positions.set(position4(skin.positions, i, mirror).slice(0, 3), i);
+  const indices = skin.indices.slice();
+  if (mirror) for (let i = 0; i < indices.length; i += 3) [indices[i + 1], indices[i + 2]] = [skin.indices[i + 2]!, skin.indices[i + 1]!];
+  const joints = skin.joints.map((bone, i) => {
+    const joint = boneJoints[bone];
+    if (joint === undefined) throw new FormatError('skc', 'bad-value', { offset: 0 }, `vertex ${Math.floor(i / skin.influences)} names bone ${bone}; the .bnc has ${boneJoints.length} bones`);
+    return joint;
+  });
+  return { name: skin.name, positions, uvs: skin.uvs, influences: skin.influences, joints, weights: skin.weights, indices };
 }
 
 /** The first of the stored frames `start … end` that `amb` lacks, or `null`. */

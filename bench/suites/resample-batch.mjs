@@ -1,0 +1,75 @@
+// resample-batch (issue 6): every fixture and example animation resampled to 60 fps, as
+// `animcore resample` does — joint samples of output per second (every curve of every output key)
+// and input megabytes per second. animcore-* run `resample` (which also measures the deviation
+// from the source); reference-ts samples the same key times with `referenceSample` in a loop.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FORMAT_HANDLERS, referenceSample, resample } from '../../dist/index.js';
+
+const FPS = 60;
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const fixtures = process.env.ANIMCORE_FIXTURES ?? join(root, '..', 'shared', 'fixtures');
+
+function files(dir) {
+  try {
+    return readdirSync(dir).sort().flatMap((e) => (statSync(join(dir, e)).isDirectory() ? files(join(dir, e)) : [join(dir, e)]));
+  } catch {
+    return [];
+  }
+}
+
+/** Every detected animation (AAF animations with a scene beside them are read through the scene). */
+function openAll() {
+  const out = [];
+  for (const path of [...files(fixtures), ...files(join(root, 'examples'))]) {
+    if (path.endsWith('.anim.aaf')) continue;
+    const bytes = new Uint8Array(readFileSync(path));
+    const handler = FORMAT_HANDLERS.find((h) => h.detect(bytes, path));
+    if (!handler) continue;
+    const dir = dirname(path);
+    const sibling = (name) => {
+      const hit = readdirSync(dir).find((e) => e.toLowerCase() === name.toLowerCase() && join(dir, e) !== path);
+      return hit && new Uint8Array(readFileSync(join(dir, hit)));
+    };
+    out.push({ bytes: bytes.byteLength, resource: handler.open({ path, bytes, sibling, companions: {} }) });
+  }
+  return out;
+}
+
+export default function resampleBatch({ cores }) {
+  const opened = openAll();
+  const clips = opened.flatMap((o) => o.resource.clips);
+  const inputBytes = opened.reduce((n, o) => n + o.bytes, 0);
+  // Output key counts as `resample` makes them (the same rule for the reference).
+  const plan = clips.map((clip) => {
+    const cycle = clip.postInfinity === 'cycle';
+    const keyCount = cycle ? Math.max(1, Math.round(clip.duration * FPS)) : Math.ceil(clip.duration * FPS - 1e-9) + 1;
+    const keyDuration = cycle && clip.duration > 0 ? clip.duration / keyCount : 1 / FPS;
+    return { clip, keyCount, keyDuration };
+  });
+  const jointSamples = plan.reduce((n, p) => n + p.keyCount * p.clip.curves.length, 0);
+  const contenders = {};
+  for (const name of ['animcore-simd']) {
+    const core = cores[name];
+    for (const o of opened) core.load(o.resource);
+    contenders[name] = () => {
+      for (const clip of clips) resample(core, clip, { fps: FPS });
+    };
+  }
+  contenders['reference-ts'] = () => {
+    for (const { clip, keyCount, keyDuration } of plan) {
+      const n = clip.curves.length;
+      const arrays = { samples: new Float32Array(4 * n), counts: new Uint8Array(n) };
+      const keys = new Float32Array(4 * n * keyCount);
+      for (let k = 0; k < keyCount; k++) {
+        referenceSample(clip, k * keyDuration, arrays);
+        keys.set(arrays.samples, 4 * n * k);
+      }
+    }
+  };
+  return [
+    { name: 'resample-batch', unitsPerRun: jointSamples, unit: 'output joint samples/s', contenders, iterations: 3 },
+    { name: 'resample-batch-input', unitsPerRun: inputBytes, unit: 'input bytes/s', contenders, iterations: 3 },
+  ];
+}

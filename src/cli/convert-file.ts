@@ -1,0 +1,101 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { AnimCore } from '../core/index.js';
+import { AnimcoreError } from '../errors.js';
+import { gltfDocument, writeGltf } from '../export/gltf.js';
+import { animJson } from '../export/json.js';
+import { exportClip } from '../export/export-clip.js';
+import { nax3FromResource, writeNax3 } from '../formats/nebula/index.js';
+import { AnimResource } from '../anim/index.js';
+import { openFile } from './open-file.js';
+import { outputFiles, type Target } from './output-names.js';
+
+/** One file of a resample batch, as sent to a worker (plain data). */
+export interface ConvertJob {
+  input: string;
+  /** Output base: `--out` joined with the base from `outputBases`. */
+  outputBase: string;
+  target: Target;
+  /** Keys per second. */
+  fps: number;
+  force: boolean;
+  /** Absolute paths that must never be written (the batch's inputs and the files beside them). */
+  protectedPaths: string[];
+  format?: string;
+}
+
+/** What converting one file gave (plain data, so it crosses worker threads). */
+export type ConvertResult =
+  | {
+      ok: true;
+      input: string;
+      outputs: string[];
+      clips: number;
+      keysIn: number;
+      keysOut: number;
+      bytesIn: number;
+      bytesOut: number;
+      warnings: string[];
+    }
+  | { ok: false; input: string; error: string; errorName: string };
+
+/**
+ * Opens one file (with its companions), resamples every clip to `fps` and writes it as `target`:
+ * glb / gltf through `gltfDocument`, json through `animJson`, nax3 through `nax3FromResource` +
+ * `writeNax3` (whole-millisecond key durations only, so e.g. 25 or 50 fps). Never writes a
+ * protected path; an existing output is replaced only with `force`. Errors of animcore
+ * (`FormatError`, `UsageError`) and of the file system become a failed result; others are thrown.
+ */
+export async function convertFile(core: AnimCore, job: ConvertJob): Promise<ConvertResult> {
+  try {
+    const targets = outputFiles(job.outputBase, job.target);
+    for (const path of targets) {
+      if (job.protectedPaths.includes(resolve(path))) throw new AnimcoreError(`${path} is an input file; choose another --out`);
+      if (existsSync(path) && !job.force) throw new AnimcoreError(`${path} exists; pass --force to replace it`);
+    }
+    const opened = openFile(job.input, {}, job.format);
+    const resource = opened.resource;
+    core.load(resource);
+    try {
+      const name = basename(job.outputBase);
+      let files: { name: string; bytes: Uint8Array }[];
+      let counts: { clips: number; keysIn: number; keysOut: number };
+      let warnings: readonly string[] = [];
+      if (job.target === 'glb' || job.target === 'gltf') {
+        const exported = gltfDocument(core, resource, { fps: job.fps });
+        files = await writeGltf(exported.document, job.target, name);
+        ({ counts, warnings } = exported);
+      } else if (job.target === 'json') {
+        const { json, counts: c } = animJson(core, resource, job.fps);
+        files = [{ name: `${name}.json`, bytes: new TextEncoder().encode(JSON.stringify(json)) }];
+        counts = c;
+      } else {
+        const clips = resource.clips.map((c) => exportClip(core, c, job.fps));
+        files = [{ name: `${name}.nax3`, bytes: writeNax3(nax3FromResource(new AnimResource({ format: 'nax3', clips }))) }];
+        counts = { clips: clips.length, keysIn: resource.clips.reduce((n, c) => n + c.storedKeyCount, 0), keysOut: clips.reduce((n, c) => n + c.storedKeyCount, 0) };
+      }
+      mkdirSync(dirname(job.outputBase), { recursive: true });
+      const outputs = files.map((f) => {
+        const path = join(dirname(job.outputBase), f.name);
+        writeFileSync(path, f.bytes);
+        return path;
+      });
+      return {
+        ok: true,
+        input: job.input,
+        outputs,
+        ...counts,
+        bytesIn: opened.bytes,
+        bytesOut: files.reduce((n, f) => n + f.bytes.byteLength, 0),
+        warnings: [...warnings],
+      };
+    } finally {
+      resource.dispose();
+    }
+  } catch (e) {
+    if (e instanceof AnimcoreError || (e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string')) {
+      return { ok: false, input: job.input, error: e.message, errorName: e.name };
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,85 @@
+import { alignRotationKeys, type AnimClip, type AnimCurve } from '../anim/index.js';
+import { UsageError } from '../errors.js';
+
+/** The keys of one glTF animation sampler: `times` in seconds (strictly increasing), float4 `values`. */
+export interface CurveTrack {
+  /** Seconds, strictly increasing, at least one. */
+  readonly times: Float32Array;
+  /** `4 × times.length` floats: key k is x y z w at `4k` (quaternions x y z w). */
+  readonly values: Float32Array;
+}
+
+/**
+ * A curve's own keys as a glTF track (glTF 2.0 §3.11 "Animations"), so that a glTF LINEAR or STEP
+ * sampler reproduces the curve over [0, clip.duration]:
+ * - `static` → one key at 0; `uniform` → key k at k·keyDuration, and for a cycling clip
+ *   (post-infinity `cycle`) key 0 once more at keyCount·keyDuration, since the last interval
+ *   runs back to key 0 (spec nebula.md §3.3); `keyed` → its own times, equal neighbouring times
+ *   (a step) moved up to the next float32 so the times strictly increase, as glTF requires;
+ * - rotations normalised and sign-continuous (each key in its predecessor's hemisphere,
+ *   `alignRotationKeys`), the glTF rule for LINEAR quaternion samplers;
+ * - a track whose keys are all equal collapses to one key at 0.
+ * @throws UsageError for `unity` curves (resample them first)
+ */
+export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
+  const keys = curve.keys;
+  let times: Float32Array;
+  let values: Float32Array;
+  switch (keys.encoding) {
+    case 'static':
+      return { times: new Float32Array(1), values: curve.curveType === 'rotation' ? normalised(keys.value.slice(0, 4)) : keys.value.slice(0, 4) };
+    case 'unity':
+      throw new UsageError(`curve ${curve.target.joint}.${curve.target.property} has Unity keys; resample the clip before export`);
+    case 'uniform': {
+      const n = clip.keyCount + (clip.postInfinity === 'cycle' ? 1 : 0);
+      times = Float32Array.from({ length: n }, (_, k) => k * clip.keyDuration);
+      values = curve.curveType === 'rotation' ? alignRotationKeys(keys.values, clip.keyCount).subarray(0, 4 * n) : wrapped(keys.values, n);
+      break;
+    }
+    case 'keyed':
+      times = increasing(keys.times);
+      values = curve.curveType === 'rotation' ? alignRotationKeys(keys.values, times.length).subarray(0, 4 * times.length) : keys.values;
+      break;
+  }
+  if (curve.curveType === 'rotation') values = normalised(values.slice());
+  return allEqual(values) ? { times: new Float32Array(1), values: values.slice(0, 4) } : { times, values };
+}
+
+/** Uniform keys with key 0 repeated at the end when `n` exceeds the stored key count by one. */
+function wrapped(values: Float32Array, n: number): Float32Array {
+  if (4 * n === values.length) return values;
+  const out = new Float32Array(4 * n);
+  out.set(values);
+  out.set(values.subarray(0, 4), values.length);
+  return out;
+}
+
+/** `times` with every time not above its predecessor moved to the next float32 after it. */
+function increasing(times: Float32Array): Float32Array {
+  const out = times.slice();
+  for (let k = 1; k < out.length; k++) if (out[k]! <= out[k - 1]!) out[k] = nextFloat32(out[k - 1]!);
+  return out;
+}
+
+function nextFloat32(x: number): number {
+  const f = new Float32Array([x]);
+  const bits = new Int32Array(f.buffer);
+  if (x === 0) return 1.401298464324817e-45;
+  bits[0]! += x > 0 ? 1 : -1;
+  return f[0]!;
+}
+
+/** Normalises every quaternion of `values` in place; a zero quaternion becomes identity. */
+function normalised(values: Float32Array): Float32Array {
+  for (let i = 0; i < values.length; i += 4) {
+    const len = Math.hypot(values[i]!, values[i + 1]!, values[i + 2]!, values[i + 3]!);
+    if (len === 0) values.set([0, 0, 0, 1], i);
+    else for (let c = i; c < i + 4; c++) values[c]! /= len;
+  }
+  return values;
+}
+
+function allEqual(values: Float32Array): boolean {
+  for (let i = 4; i < values.length; i++) if (values[i] !== values[i % 4]) return false;
+  return true;
+}

@@ -1,0 +1,162 @@
+import { type Accessor, type Buffer, Document, NodeIO } from '@gltf-transform/core';
+import type { AnimClip, AnimResource } from '../anim/index.js';
+import type { AnimCore } from '../core/index.js';
+import { type CurveTrack, curveTrack } from './curve-track.js';
+import { exportClip } from './export-clip.js';
+import { isNodeProperty, jointNodes, type JointNodes } from './joint-nodes.js';
+import { addRigidMeshes } from './rigid-meshes.js';
+import { addSkinnedMeshes } from './skinned-meshes.js';
+import { boolTrack } from './bool-track.js';
+import type { ExportCounts } from './export-counts.js';
+
+export interface GltfExportOptions {
+  /**
+   * Keys per second of every exported clip (`resample`); default: each clip's own key times
+   * (Unity-curve clips at `UNITY_EXPORT_FPS`).
+   */
+  fps?: number;
+  /** Sampler interpolation: `linear` (default; glTF slerp for rotations) or `step` (animcore `sampleType: 'step'`). */
+  interpolation?: 'linear' | 'step';
+}
+
+/** A resource as a glTF document, and what went into it. */
+export interface GltfExport {
+  readonly document: Document;
+  /** The clips written, in animation order (resampled ones where `fps` or Unity keys asked for it). */
+  readonly clips: readonly AnimClip[];
+  readonly counts: ExportCounts;
+  /** Curves with no glTF target (velocity, root motion, gaze…), one line per property. */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Builds the glTF 2.0 document of `resource` (through `@gltf-transform/core`):
+ * - nodes: the skeleton as a node hierarchy with its rest pose, plus a root-level node per other
+ *   curve joint (`jointNodes`); node names are joint names;
+ * - meshes: rigid `meshes` on child nodes of their joints, `skins` as glTF skins over the skeleton;
+ * - one animation per clip, named by the clip (as `animcore info` prints it), with one sampler
+ *   and channel per active translation, rotation or scale curve (the first per joint and
+ *   property, as `bindJoints` picks) holding the clip's keys (`curveTrack`): LINEAR or STEP;
+ *   inactive curves are left out, so their joints keep the rest pose, as animcore's sampler does;
+ * - animation `extras.animcore`: `bools` (Bool curves such as MRTK tracked/pinching:
+ *   `{ joint, property, times, values }`, seconds and 0/1, each value held until the next time)
+ *   and `events` (`{ name, category, time }`, seconds).
+ * `resource` is loaded into `core` when a clip must be resampled.
+ * @throws UsageError for an `fps` that is not a finite number > 0
+ */
+export function gltfDocument(core: AnimCore, resource: AnimResource, options: GltfExportOptions = {}): GltfExport {
+  const document = new Document();
+  document.getRoot().getAsset().generator = 'animcore';
+  const buffer = document.createBuffer();
+  const clips = resource.clips.map((c) => exportClip(core, c, options.fps));
+  const nodes = jointNodes(document, resource, clips);
+  const scene = document.createScene(resource.format);
+  addRigidMeshes(document, buffer, resource.meshes, nodes.skeleton);
+  for (const node of [...nodes.roots, ...addSkinnedMeshes(document, buffer, resource.skins, nodes.skeleton)]) scene.addChild(node);
+  document.getRoot().setDefaultScene(scene);
+  const counts: ExportCounts = { clips: clips.length, keysIn: 0, keysOut: 0 };
+  const skipped = new Map<string, number>();
+  const times = new TimesCache(document, buffer);
+  resource.clips.forEach((source, c) => {
+    counts.keysIn += source.storedKeyCount;
+    counts.keysOut += addAnimation(document, buffer, times, clips[c]!, nodes, options.interpolation ?? 'linear', skipped);
+  });
+  const warnings = [...skipped].map(([what, n]) => `${n} ${what} curve(s) drive no glTF node property; not exported`);
+  return { document, clips, counts, warnings };
+}
+
+/** Adds one animation for `clip`; returns the keys written (channels and bools). */
+function addAnimation(
+  document: Document,
+  buffer: Buffer,
+  times: TimesCache,
+  clip: AnimClip,
+  nodes: JointNodes,
+  interpolation: 'linear' | 'step',
+  skipped: Map<string, number>,
+): number {
+  const animation = document.createAnimation(clip.name);
+  const driven = new Set<string>();
+  const bools: { joint: string | null; property: string; times: number[]; values: number[] }[] = [];
+  let keys = 0;
+  for (const curve of clip.curves) {
+    if (!curve.active) continue;
+    const { joint, property } = curve.target;
+    if (curve.curveType === 'bool') {
+      const track = boolTrack(curveTrack(clip, curve));
+      bools.push({ joint, property, ...track });
+      keys += track.times.length;
+      continue;
+    }
+    const node = joint === null ? undefined : nodes.byName.get(joint);
+    if (!node || !isNodeProperty(property)) {
+      const what = `${curve.curveType} "${property}"`;
+      skipped.set(what, (skipped.get(what) ?? 0) + 1);
+      continue;
+    }
+    if (driven.has(`${joint}\0${property}`)) continue;
+    driven.add(`${joint}\0${property}`);
+    const track = curveTrack(clip, curve);
+    const sampler = document
+      .createAnimationSampler()
+      .setInput(times.accessor(track))
+      .setOutput(document.createAccessor().setType(property === 'rotation' ? 'VEC4' : 'VEC3').setArray(outputValues(track, property)).setBuffer(buffer))
+      .setInterpolation(interpolation === 'step' ? 'STEP' : 'LINEAR');
+    animation.addSampler(sampler).addChannel(document.createAnimationChannel().setTargetNode(node).setTargetPath(property).setSampler(sampler));
+    keys += track.times.length;
+  }
+  const events = clip.events.map((e) => ({ name: e.name, category: e.category, time: e.time }));
+  if (bools.length > 0 || events.length > 0) animation.setExtras({ animcore: { bools, events } });
+  return keys;
+}
+
+/** Track values as glTF wants them: x y z w for rotations, x y z otherwise. */
+function outputValues(track: CurveTrack, property: string): Float32Array {
+  if (property === 'rotation') return track.values;
+  const n = track.times.length;
+  const out = new Float32Array(3 * n);
+  for (let k = 0; k < n; k++) out.set(track.values.subarray(4 * k, 4 * k + 3), 3 * k);
+  return out;
+}
+
+/** One input accessor per distinct key-time array (uniform clips share one). */
+class TimesCache {
+  private readonly byKey = new Map<string, { times: Float32Array; accessor: Accessor }[]>();
+  constructor(
+    private readonly document: Document,
+    private readonly buffer: Buffer,
+  ) {}
+
+  accessor(track: CurveTrack): Accessor {
+    const t = track.times;
+    const key = `${t.length}:${t[1]}:${t[t.length - 1]}`;
+    const list = this.byKey.get(key) ?? [];
+    const hit = list.find((e) => e.times.every((x, i) => x === t[i]));
+    if (hit) return hit.accessor;
+    const accessor = this.document.createAccessor().setType('SCALAR').setArray(t).setBuffer(this.buffer);
+    list.push({ times: t, accessor });
+    this.byKey.set(key, list);
+    return accessor;
+  }
+}
+
+/** One file of an export: its name relative to the output folder and its bytes. */
+export interface OutputFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Serialises a document: `glb` → one `<name>.glb`; `gltf` → `<name>.gltf` (JSON) with its
+ * buffer in `<name>.bin`.
+ */
+export async function writeGltf(document: Document, form: 'glb' | 'gltf', name: string): Promise<OutputFile[]> {
+  const io = new NodeIO();
+  if (form === 'glb') return [{ name: `${name}.glb`, bytes: await io.writeBinary(document) }];
+  for (const b of document.getRoot().listBuffers()) b.setURI(`${name}.bin`);
+  const { json, resources } = await io.writeJSON(document);
+  return [
+    { name: `${name}.gltf`, bytes: new TextEncoder().encode(JSON.stringify(json, null, 2)) },
+    ...Object.entries(resources).map(([uri, bytes]) => ({ name: uri, bytes })),
+  ];
+}

@@ -1,0 +1,47 @@
+import type { Buffer, Document, Node } from '@gltf-transform/core';
+import type { SkinnedMesh } from '../anim/index.js';
+import { invertAffine } from './invert-affine.js';
+
+/**
+ * One glTF skin and skinned mesh per `SkinnedMesh` (Meteor `.skc`), on a root-level node named
+ * after the mesh: the skin's joints are every skeleton node (in skeleton order, so vertex joint
+ * indices are skeleton joint indices) and its inverse bind matrices the inverses of their rest
+ * model-space matrices (the bind pose is the rest pose); attributes POSITION, TEXCOORD_0, and
+ * JOINTS_n / WEIGHTS_n in sets of four influences (unused slots joint 0, weight 0), weights
+ * rescaled to sum to 1 in float32 (glTF 2.0 §3.7.3.3).
+ * @param skeleton node of skeleton joint i at index i, already in the hierarchy
+ * @returns the mesh nodes (to be added to the scene)
+ */
+export function addSkinnedMeshes(document: Document, buffer: Buffer, meshes: readonly SkinnedMesh[], skeleton: readonly Node[]): Node[] {
+  if (meshes.length === 0) return [];
+  const ibm = new Float32Array(16 * skeleton.length);
+  skeleton.forEach((node, i) => ibm.set(invertAffine(node.getWorldMatrix()), 16 * i));
+  const skin = document.createSkin('skeleton').setInverseBindMatrices(document.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buffer));
+  for (const node of skeleton) skin.addJoint(node);
+  const root = skeleton.find((n) => n.getParentNode() === null);
+  if (root && skeleton.filter((n) => n.getParentNode() === null).length === 1) skin.setSkeleton(root);
+  return meshes.map((mesh) => {
+    const n = mesh.positions.length / 3;
+    const accessor = (type: 'VEC2' | 'VEC3' | 'VEC4' | 'SCALAR', array: Float32Array | Uint16Array | Uint32Array) =>
+      document.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+    const primitive = document
+      .createPrimitive()
+      .setAttribute('POSITION', accessor('VEC3', mesh.positions))
+      .setAttribute('TEXCOORD_0', accessor('VEC2', mesh.uvs))
+      .setIndices(accessor('SCALAR', mesh.indices));
+    const sets = Math.ceil(mesh.influences / 4);
+    const joints = Array.from({ length: sets }, () => new Uint16Array(4 * n));
+    const weights = Array.from({ length: sets }, () => new Float32Array(4 * n));
+    for (let v = 0; v < n; v++) {
+      let sum = 0;
+      for (let k = 0; k < mesh.influences; k++) sum += mesh.weights[mesh.influences * v + k]!;
+      for (let k = 0; k < mesh.influences; k++) {
+        const w = mesh.weights[mesh.influences * v + k]!;
+        joints[k >> 2]![4 * v + (k & 3)] = w === 0 ? 0 : mesh.joints[mesh.influences * v + k]!;
+        weights[k >> 2]![4 * v + (k & 3)] = w / sum;
+      }
+    }
+    for (let s = 0; s < sets; s++) primitive.setAttribute(`JOINTS_${s}`, accessor('VEC4', joints[s]!)).setAttribute(`WEIGHTS_${s}`, accessor('VEC4', weights[s]!));
+    return document.createNode(mesh.name).setMesh(document.createMesh(mesh.name).addPrimitive(primitive)).setSkin(skin);
+  });
+}
