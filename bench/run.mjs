@@ -4,10 +4,11 @@
 import { writeFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import { AnimCore } from '../dist/index.js';
+import sampleMany from './suites/sample-many.mjs';
 import sampleUniform from './suites/sample-uniform.mjs';
 
 const quick = process.argv.includes('--quick');
-const suites = [sampleUniform];
+const suites = [sampleUniform, sampleMany];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),
