@@ -1,0 +1,60 @@
+import type { AnimClip, AnimCore, AnimResource } from 'animcore';
+import { SkeletonPlayer, toThreeSkeleton } from 'animcore/three';
+import * as THREE from 'three';
+
+/**
+ * A resource with a skeleton drawn in three.js: bones as lines (`SkeletonHelper`) and joint dots,
+ * the resource's meshes (AAF surfaces) attached rigidly to their joints, posed by a
+ * `SkeletonPlayer` (one `sampleMany` call per frame).
+ */
+export class CharacterView {
+  readonly root = new THREE.Group();
+  private readonly player: SkeletonPlayer;
+  private readonly skeleton: THREE.Skeleton;
+
+  constructor(core: AnimCore, resource: AnimResource, clip: AnimClip) {
+    const skeleton = resource.skeleton!;
+    this.skeleton = toThreeSkeleton(skeleton);
+    for (const bone of this.skeleton.bones) if (!(bone.parent instanceof THREE.Bone)) this.root.add(bone);
+    const helper = new THREE.SkeletonHelper(this.root);
+    (helper.material as THREE.LineBasicMaterial).linewidth = 2;
+    this.root.add(helper);
+    const dot = new THREE.SphereGeometry(1, 8, 6);
+    const dotMaterial = new THREE.MeshBasicMaterial({ color: 0xffcc44 });
+    const size = Math.max(0.01, this.extent() * 0.01);
+    for (const bone of this.skeleton.bones) {
+      const m = new THREE.Mesh(dot, dotMaterial);
+      m.scale.setScalar(size);
+      m.matrixWorldAutoUpdate = true;
+      bone.add(m);
+    }
+    const material = new THREE.MeshStandardMaterial({ color: 0x88aadd, roughness: 0.6, side: THREE.DoubleSide });
+    for (const mesh of resource.meshes) {
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));
+      if (mesh.normals.length === mesh.positions.length) geometry.setAttribute('normal', new THREE.BufferAttribute(mesh.normals, 3));
+      else geometry.computeVertexNormals();
+      geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
+      const object = new THREE.Mesh(geometry, material);
+      object.name = mesh.name;
+      this.skeleton.bones[mesh.joint]?.add(object);
+    }
+    this.player = new SkeletonPlayer(core, { clip, skeleton, target: this.skeleton, rotation: 'nlerp' });
+  }
+
+  /** Largest distance of a rest-pose joint from the origin (for framing). */
+  extent(): number {
+    const p = new THREE.Vector3();
+    return Math.max(0.1, ...this.skeleton.bones.map((b) => b.getWorldPosition(p).length()));
+  }
+
+  /** Poses the bones at `time` seconds. */
+  update(time: number): void {
+    this.player.update(time);
+  }
+
+  dispose(): void {
+    this.player.dispose();
+    this.root.removeFromParent();
+  }
+}
