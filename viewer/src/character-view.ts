@@ -1,9 +1,9 @@
-import type { AnimClip, AnimCore, AnimResource } from 'animcore';
+import type { AnimClip, AnimCore, AnimResource, Skeleton } from 'animcore';
 import { SkeletonPlayer, toThreeSkeleton } from 'animcore/three';
 import * as THREE from 'three';
 
 /**
- * A resource with a skeleton drawn in three.js: bones as lines (`SkeletonHelper`) and joint dots,
+ * A clip on a skeleton drawn in three.js: bones as lines (`SkeletonHelper`), joint dots with axes,
  * the resource's meshes (AAF surfaces) attached rigidly to their joints, posed by a
  * `SkeletonPlayer` (one `sampleMany` call per frame).
  */
@@ -11,9 +11,11 @@ export class CharacterView {
   readonly root = new THREE.Group();
   private readonly player: SkeletonPlayer;
   private readonly skeleton: THREE.Skeleton;
+  /** Per joint a dot with axes. */
+  private readonly markers: THREE.Group[] = [];
 
-  constructor(core: AnimCore, resource: AnimResource, clip: AnimClip) {
-    const skeleton = resource.skeleton!;
+  /** `skeleton`: the resource's, or a stand-in such as `looseSkeleton(clip)`. */
+  constructor(core: AnimCore, resource: AnimResource, clip: AnimClip, skeleton: Skeleton) {
     this.skeleton = toThreeSkeleton(skeleton);
     for (const bone of this.skeleton.bones) if (!(bone.parent instanceof THREE.Bone)) this.root.add(bone);
     const helper = new THREE.SkeletonHelper(this.root);
@@ -21,13 +23,13 @@ export class CharacterView {
     this.root.add(helper);
     const dot = new THREE.SphereGeometry(1, 8, 6);
     const dotMaterial = new THREE.MeshBasicMaterial({ color: 0xffcc44 });
-    const size = Math.max(0.01, this.extent() * 0.01);
     for (const bone of this.skeleton.bones) {
-      const m = new THREE.Mesh(dot, dotMaterial);
-      m.scale.setScalar(size);
-      m.matrixWorldAutoUpdate = true;
-      bone.add(m);
+      const marker = new THREE.Group();
+      marker.add(new THREE.Mesh(dot, dotMaterial), new THREE.AxesHelper(6));
+      this.markers.push(marker);
+      bone.add(marker);
     }
+    this.setMarkerSize(Math.max(0.01, this.extent() * 0.01));
     const material = new THREE.MeshStandardMaterial({ color: 0x88aadd, roughness: 0.6, side: THREE.DoubleSide });
     for (const mesh of resource.meshes) {
       const geometry = new THREE.BufferGeometry();
@@ -46,6 +48,11 @@ export class CharacterView {
   extent(): number {
     const p = new THREE.Vector3();
     return Math.max(0.1, ...this.skeleton.bones.map((b) => b.getWorldPosition(p).length()));
+  }
+
+  /** Radius of the joint dots (scene units); their axes are 6 × as long. */
+  setMarkerSize(size: number): void {
+    for (const m of this.markers) m.scale.setScalar(size);
   }
 
   /** Poses the bones at `time` seconds. */

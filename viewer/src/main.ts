@@ -5,6 +5,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { CharacterView } from './character-view.js';
 import { drawCurve } from './curve-panel.js';
+import { looseSkeleton } from './loose-skeleton.js';
 import { MrtkView } from './mrtk-view.js';
 import { fetchFiles, type NamedBytes, openFileSet, readFiles } from './open-files.js';
 import { type StressEngine, StressView } from './stress.js';
@@ -64,7 +65,7 @@ async function open(files: NamedBytes[]): Promise<AnimResource> {
   $('facts').textContent = [
     `${opened.primary} (${files.length} file${files.length > 1 ? 's' : ''})`,
     `format: ${r.format} (${opened.handler.description})`,
-    `clips: ${r.clips.length}, skeleton: ${r.skeleton ? `${r.skeleton.size} joints` : 'none'}, meshes: ${r.meshes.length}`,
+    `clips: ${r.clips.length}, skeleton: ${r.skeleton ? `${r.skeleton.size} joints` : r.format === 'mrtk' ? 'none (camera and hands)' : 'none (joints drawn unconnected)'}, meshes: ${r.meshes.length}`,
     `build: ${core.simd ? 'SIMD' : 'scalar'}`,
     `info: ${JSON.stringify(r.info, null, 1)}`,
     `warnings: ${r.warnings.length === 0 ? 'none' : '\n- ' + r.warnings.join('\n- ')}`,
@@ -81,12 +82,19 @@ function selectClip(index: number): void {
   state.view?.dispose();
   state.clip = clip;
   state.time = 0;
-  state.view = resource.skeleton ? new CharacterView(core, resource, clip) : resource.format === 'mrtk' ? new MrtkView(core, clip) : null;
-  if (state.view) {
-    scene.add(state.view.root);
-    state.view.update(0);
-    frame(state.view.root);
+  state.view = resource.format === 'mrtk' ? new MrtkView(core, clip) : new CharacterView(core, resource, clip, resource.skeleton ?? looseSkeleton(clip));
+  const view = state.view;
+  scene.add(view.root);
+  // Frame the whole motion: the union of the poses at a few times over the clip.
+  const box = new THREE.Box3();
+  for (let k = 0; k <= 8; k++) {
+    view.update((k / 8) * clip.duration);
+    view.root.updateMatrixWorld(true);
+    box.union(new THREE.Box3().setFromObject(view.root));
   }
+  view.update(0);
+  if (view instanceof CharacterView) view.setMarkerSize(Math.max(1e-3, box.getSize(new THREE.Vector3()).length() * 0.008));
+  frame(view.root, box);
   $<HTMLSelectElement>('curves').replaceChildren(
     ...clip.curves.map((c, i) => new Option(`${i}: ${c.target.joint ?? '-'} ${c.target.property} (${c.curveType}, ${c.keys.encoding}${c.active ? '' : ', inactive'})`, String(i))),
   );
@@ -111,7 +119,7 @@ function frame(object: THREE.Object3D, box = new THREE.Box3()): void {
 async function startStress(instances: number, engine: StressEngine): Promise<void> {
   stopStress();
   const resource = state.resource;
-  if (!resource?.skeleton || !state.clip) throw new Error('stress mode needs a clip with a skeleton');
+  if (!resource || !state.clip || resource.format === 'mrtk') throw new Error('stress mode needs a clip with joints');
   let stressCore = core;
   if (engine !== 'threejs') {
     cores[engine] ??= AnimCore.create({ build: engine });
@@ -119,7 +127,7 @@ async function startStress(instances: number, engine: StressEngine): Promise<voi
     stressCore.load(resource);
   }
   state.view?.root.removeFromParent();
-  state.stress = new StressView(stressCore, state.clip, resource.skeleton, Math.min(10_000, Math.max(1, instances)), engine);
+  state.stress = new StressView(stressCore, state.clip, resource.skeleton ?? looseSkeleton(state.clip), Math.min(10_000, Math.max(1, instances)), engine);
   scene.add(state.stress.root);
   frame(state.stress.root, state.stress.bounds());
   $('stress').textContent = 'Stop';
