@@ -4,11 +4,12 @@
 import { writeFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import { AnimCore } from '../dist/index.js';
+import browserSampleMany from './suites/browser-sample-many.mjs';
 import sampleMany from './suites/sample-many.mjs';
 import sampleUniform from './suites/sample-uniform.mjs';
 
 const quick = process.argv.includes('--quick');
-const suites = [sampleUniform, sampleMany];
+const suites = [sampleUniform, sampleMany, browserSampleMany];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),
@@ -19,6 +20,15 @@ const results = {};
 const details = {};
 for (const suite of suites) {
   for (const c of suite({ cores, quick })) {
+    if (c.measure) {
+      // Measured elsewhere (a browser page): the case reports its own medians.
+      results[c.name] = Object.fromEntries(Object.entries(await c.measure()).map(([k, v]) => [k, Math.round(v)]));
+      details[c.name] = { ...results[c.name] };
+      const base = results[c.name]['threejs'];
+      console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, headless Chromium)`);
+      console.table(Object.entries(results[c.name]).map(([contender, v]) => ({ contender, [`median ${c.unit}`]: `${(v / 1e6).toFixed(2)} M`, '× three.js': base ? (v / base).toFixed(1) : '' })));
+      continue;
+    }
     const bench = new Bench({ name: c.name, time: quick ? 300 : 2000, warmupTime: quick ? 100 : 500 });
     for (const [name, fn] of Object.entries(c.contenders)) bench.add(name, fn);
     await bench.run();
