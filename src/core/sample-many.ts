@@ -154,7 +154,7 @@ export class SampleManyJob {
     const n = times.length;
     if (n > this.instances) throw new UsageError(`${n} times for a job of ${this.instances} instances`);
     checkFinite('times', times, n);
-    const f64 = new Float64Array(this.core.memory.buffer);
+    const f64 = this.core.views.f64;
     f64.set(times, this.arrayAt(SampleManyField.Times) >>> 3);
     if (this.mixWith !== null) {
       if (weights === undefined) throw new UsageError('mixing needs a weight per instance');
