@@ -4,21 +4,30 @@ import * as THREE from 'three';
 
 /**
  * A clip on a skeleton drawn in three.js: bones as lines (`SkeletonHelper`), joint dots with axes,
- * the resource's meshes (AAF surfaces) attached rigidly to their joints, posed by a
+ * the resource's meshes (AAF surfaces) attached rigidly to their joints and skinned meshes (Meteor
+ * `.skc`), posed by a
  * `SkeletonPlayer` (one `sampleMany` call per frame).
  */
 export class CharacterView {
+  /** What the scene holds: `body` and the bone lines (a `SkeletonHelper` must not sit inside what it draws). */
   readonly root = new THREE.Group();
+  /** The bones and meshes; rotate it to turn a Z-up source upright. */
+  readonly body = new THREE.Group();
   private readonly player: SkeletonPlayer;
   private readonly skeleton: THREE.Skeleton;
   /** Per joint a dot with axes. */
   private readonly markers: THREE.Group[] = [];
 
-  /** `skeleton`: the resource's, or a stand-in such as `looseSkeleton(clip)`. */
-  constructor(core: AnimCore, resource: AnimResource, clip: AnimClip, skeleton: Skeleton) {
+  /**
+   * @param skeleton the resource's, or a stand-in such as `looseSkeleton(clip)`
+   * @param skins geometries with `skinIndex`/`skinWeight` in joint order, bound in the rest pose
+   *   (Meteor `.skc`, `meteorSkins`)
+   */
+  constructor(core: AnimCore, resource: AnimResource, clip: AnimClip, skeleton: Skeleton, skins: THREE.BufferGeometry[] = []) {
     this.skeleton = toThreeSkeleton(skeleton);
-    for (const bone of this.skeleton.bones) if (!(bone.parent instanceof THREE.Bone)) this.root.add(bone);
-    const helper = new THREE.SkeletonHelper(this.root);
+    for (const bone of this.skeleton.bones) if (!(bone.parent instanceof THREE.Bone)) this.body.add(bone);
+    this.root.add(this.body);
+    const helper = new THREE.SkeletonHelper(this.body);
     (helper.material as THREE.LineBasicMaterial).linewidth = 2;
     this.root.add(helper);
     const dot = new THREE.SphereGeometry(1, 8, 6);
@@ -40,6 +49,13 @@ export class CharacterView {
       const object = new THREE.Mesh(geometry, material);
       object.name = mesh.name;
       this.skeleton.bones[mesh.joint]?.add(object);
+    }
+    const skinMaterial = new THREE.MeshStandardMaterial({ color: 0xc8a888, roughness: 0.7, side: THREE.DoubleSide });
+    for (const geometry of skins) {
+      const mesh = new THREE.SkinnedMesh(geometry, skinMaterial);
+      mesh.frustumCulled = false;
+      this.body.add(mesh);
+      mesh.bind(this.skeleton, new THREE.Matrix4());
     }
     this.player = new SkeletonPlayer(core, { clip, skeleton, target: this.skeleton, rotation: 'nlerp' });
   }

@@ -6,6 +6,7 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { CharacterView } from './character-view.js';
 import { drawCurve } from './curve-panel.js';
 import { looseSkeleton } from './loose-skeleton.js';
+import { meteorSkins } from './meteor-skin.js';
 import { MrtkView } from './mrtk-view.js';
 import { fetchFiles, type NamedBytes, openFileSet, readFiles } from './open-files.js';
 import { type StressEngine, StressView } from './stress.js';
@@ -82,8 +83,10 @@ function selectClip(index: number): void {
   state.view?.dispose();
   state.clip = clip;
   state.time = 0;
-  state.view = resource.format === 'mrtk' ? new MrtkView(core, clip) : new CharacterView(core, resource, clip, resource.skeleton ?? looseSkeleton(clip));
+  state.view = resource.format === 'mrtk' ? new MrtkView(core, clip) : new CharacterView(core, resource, clip, resource.skeleton ?? looseSkeleton(clip), resource.format === 'meteor' ? meteorSkins(state.files) : []);
   const view = state.view;
+  // Meteor files keep their Z-up file space; turn them upright for three.js's Y-up.
+  if (view instanceof CharacterView && String(resource.info.space ?? '').includes('Z-up')) view.body.rotation.x = -Math.PI / 2;
   scene.add(view.root);
   // Frame the whole motion: the union of the poses at a few times over the clip.
   const box = new THREE.Box3();
