@@ -6,6 +6,7 @@ export { uniformClipCreate, uniformClipSample } from './uniform-clip';
 export { keyedClipCreate, keyedClipSample } from './keyed-clip';
 export { mixSamples } from './mix';
 export { localToModelJobCreate, localToModelJobArray, localToModel } from './local-to-model';
+export { sampleManyCreate, sampleManyField, sampleMany } from './sample-many';
 export { unityClipCreate, unityClipCurves, unityClipLanes, unityClipCounts, unityClipArena, unityClipLaneCount, unityClipSample } from './unity-curve';
 
 /** 1 when this build uses WebAssembly SIMD. */

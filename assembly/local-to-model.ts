@@ -88,10 +88,10 @@ function localMatrix(t: usize, q: usize, s: usize, m: usize): void {
   store<f32>(m, 1, 60);
 }
 
-/** m = a · m for column-major 4×4 matrices (`a` is a parent's model matrix, never `m`). */
+/** m = a · m for column-major 4×4 matrices (`a` is never `m`): a parent's model matrix, or a model matrix times an inverse bind matrix. */
 // @ts-ignore: decorator
 @inline
-function multiplyInPlace(a: usize, m: usize): void {
+export function multiplyInPlace(a: usize, m: usize): void {
   if (ASC_FEATURE_SIMD) {
     const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
     for (let c: usize = 0; c < 64; c += 16) {

@@ -71,3 +71,14 @@ export function makeThreeRig(THREE, joints) {
   }
   return root;
 }
+
+/** The rig's skeleton: joints `j0 … j<joints−1>`, each the child of the one before within chains of 8. */
+export function makeRigSkeleton(Skeleton, joints = 64) {
+  return new Skeleton(
+    Array.from({ length: joints }, (_, j) => ({
+      name: `j${j}`,
+      parent: j % 8 === 0 ? -1 : j - 1,
+      rest: { translation: [0, 0.1, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] },
+    })),
+  );
+}

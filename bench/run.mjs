@@ -7,11 +7,13 @@ import { AnimCore } from '../dist/index.js';
 import meteor from './suites/meteor.mjs';
 import mrtk from './suites/mrtk.mjs';
 import sampleKeyed from './suites/sample-keyed.mjs';
+import browserSampleMany from './suites/browser-sample-many.mjs';
+import sampleMany from './suites/sample-many.mjs';
 import sampleUniform from './suites/sample-uniform.mjs';
 import resampleBatch from './suites/resample-batch.mjs';
 
 const quick = process.argv.includes('--quick');
-const suites = [sampleUniform, sampleKeyed, mrtk, meteor, resampleBatch];
+const suites = [sampleUniform, sampleMany, sampleKeyed, mrtk, meteor, resampleBatch, browserSampleMany];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),
@@ -22,6 +24,15 @@ const results = {};
 const details = {};
 for (const suite of suites) {
   for (const c of suite({ cores, quick })) {
+    if (c.measure) {
+      // Measured elsewhere (a browser page): the case reports its own medians.
+      results[c.name] = Object.fromEntries(Object.entries(await c.measure()).map(([k, v]) => [k, Math.round(v)]));
+      details[c.name] = { ...results[c.name] };
+      const base = results[c.name]['threejs'];
+      console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, headless Chromium)`);
+      console.table(Object.entries(results[c.name]).map(([contender, v]) => ({ contender, [`median ${c.unit}`]: `${(v / 1e6).toFixed(2)} M`, '× three.js': base ? (v / base).toFixed(1) : '' })));
+      continue;
+    }
     // Slow cases (a whole batch per run) set fewer `iterations` than tinybench's default.
     const bench = new Bench({ name: c.name, time: quick ? 300 : 2000, warmupTime: quick ? 100 : 500, ...(c.iterations && { iterations: c.iterations, warmupIterations: 1 }) });
     for (const [name, fn] of Object.entries(c.contenders)) bench.add(name, fn);

@@ -6,6 +6,7 @@ import { MemoryViews } from './memory-views.js';
 import { AnimMixer } from './mixer.js';
 import { AnimSampleBuffer } from './sample-buffer.js';
 import { AnimSampler } from './sampler.js';
+import { SampleManyJob, type SampleManyOptions } from './sample-many.js';
 import { clipKind, type LoadedClip } from './clip-kind.js';
 import { writeKeyedClip } from './keyed-clip-block.js';
 import { writeUniformClip } from './uniform-clip-block.js';
@@ -117,6 +118,14 @@ export class AnimCore {
     const loaded = this.clips.get(clip);
     if (loaded === undefined) throw new UsageError(`clip "${clip.name}" is not loaded in this core (load its resource first)`);
     return loaded;
+  }
+
+  /**
+   * A batch job that samples `options.clip` for many instances per call (`new SampleManyJob(this,
+   * options)`; see there for shapes and errors).
+   */
+  createSampleMany(options: SampleManyOptions): SampleManyJob {
+    return new SampleManyJob(this, options);
   }
 
   /** A sample buffer shaped for `clip` (its curve count and types). */

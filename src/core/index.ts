@@ -5,3 +5,5 @@ export { AnimMixer } from './mixer.js';
 export type { WasmBuild, WasmSource } from './load-module.js';
 export { LocalToModelJob, localToModel } from './local-to-model.js';
 export { resample, type ResampleOptions, type ResampleResult } from './resample.js';
+export { SampleManyJob, type SampleManyOptions, type SampleManyOutput } from './sample-many.js';
+export { restInverseBindMatrices } from './sample-many-inverse-bind.js';

@@ -22,6 +22,10 @@ export interface KernelExports {
   unityClipArena(p: number): number;
   unityClipLaneCount(p: number): number;
   unityClipSample(p: number, time: number, out: number, outCounts: number, flags: number, cursors: number): void;
+  /** A batch block (assembly/sample-many.ts); fields via `sampleManyField` and `SampleManyField`. */
+  sampleManyCreate(instances: number, curveCount: number, jointCount: number, linearCount: number, rotationCount: number): number;
+  sampleManyField(p: number, field: number): number;
+  sampleMany(p: number, count: number, flags: number, unityFlags: number, mixFlags: number, timeFactor: number, output: number): void;
   mixSamples(
     linear: number,
     linearCount: number,
@@ -78,3 +82,25 @@ export const LocalToModelField = {
   Bindings: 8,
   Rest: 12,
 } as const;
+
+/** Batch block fields of assembly/sample-many.ts (byte offsets in the block). */
+export const SampleManyField = {
+  ClipA: 0,
+  KindA: 4,
+  ClipB: 8,
+  KindB: 12,
+  Samples: 24,
+  Counts: 28,
+  Times: 48,
+  TimesB: 52,
+  Weights: 56,
+  Linear: 60,
+  Rotation: 68,
+  Job: 76,
+  InverseBind: 80,
+  Matrices: 84,
+} as const;
+
+/** `sampleMany` clip kinds and outputs (assembly/sample-many.ts). */
+export const SAMPLE_MANY_KIND = { uniform: 0, keyed: 1, unity: 2 } as const;
+export const SAMPLE_MANY_OUTPUT = { samples: 0, model: 1, skinning: 2 } as const;

@@ -15,9 +15,14 @@ export async function resolveBuild(build: WasmBuild): Promise<'simd' | 'scalar'>
   return (await simdSupported()) ? 'simd' : 'scalar';
 }
 
-/** The packaged `.wasm` of a build, next to the bundled module (`dist/wasm/`). */
+/**
+ * The packaged `.wasm` of a build, next to the bundled module (`dist/wasm/`). Two literal
+ * `new URL('./…', import.meta.url)` forms, not a template: bundlers rewrite literal ones to the
+ * emitted asset, and Vite's dependency pre-bundling rewrites them to the package's file, so apps
+ * need no `optimizeDeps.exclude` (a template URL resolves to `undefined` there).
+ */
 export function packagedWasmUrl(build: 'simd' | 'scalar'): URL {
-  return new URL(`./wasm/animcore-${build}.wasm`, import.meta.url);
+  return build === 'simd' ? new URL('./wasm/animcore-simd.wasm', import.meta.url) : new URL('./wasm/animcore-scalar.wasm', import.meta.url);
 }
 
 /**

@@ -14,7 +14,8 @@ import type { AnimSampleBuffer } from './sample-buffer.js';
  */
 export class LocalToModelJob {
   readonly binding: JointBinding;
-  private ptr: number;
+  /** @internal the job block in wasm memory (0 once disposed); `sampleMany` runs it per instance */
+  ptr: number;
   private matricesPtr: number;
   private readonly core: AnimCore;
 

@@ -1,6 +1,6 @@
 /**
  * Typed-array views over the one `WebAssembly.Memory`, re-derived whenever the memory has grown
- * (growing detaches the old `ArrayBuffer`). Read `f32`/`u32`/`u8` after any call that may allocate;
+ * (growing detaches the old `ArrayBuffer`). Read `f32`/`u32`/`u8`/`f64` after any call that may allocate;
  * never keep the arrays across such calls.
  */
 export class MemoryViews {
@@ -8,6 +8,7 @@ export class MemoryViews {
   private f32View = new Float32Array(0);
   private u32View = new Uint32Array(0);
   private u8View = new Uint8Array(0);
+  private f64View = new Float64Array(0);
 
   constructor(readonly memory: WebAssembly.Memory) {}
 
@@ -18,6 +19,7 @@ export class MemoryViews {
       this.f32View = new Float32Array(buffer);
       this.u32View = new Uint32Array(buffer);
       this.u8View = new Uint8Array(buffer);
+      this.f64View = new Float64Array(buffer);
     }
   }
 
@@ -34,6 +36,11 @@ export class MemoryViews {
   get u8(): Uint8Array {
     this.refresh();
     return this.u8View;
+  }
+
+  get f64(): Float64Array {
+    this.refresh();
+    return this.f64View;
   }
 
   /** Current memory size in bytes. */

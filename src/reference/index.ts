@@ -5,6 +5,7 @@ export { referenceMix } from './mix.js';
 export { uniformKeyPair, type UniformKeyPair } from './uniform-key.js';
 export { keyedKeyPair } from './keyed-key.js';
 export { referenceLocalToModel } from './local-to-model.js';
+export { referenceSampleMany, type ReferenceSampleManyOptions } from './sample-many.js';
 export { referenceSampleUnity, QUAT_MIN_LENGTH } from './sample-unity.js';
 export {
   evaluateUnityCurve,

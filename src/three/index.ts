@@ -1,0 +1,5 @@
+// animcore/three: the three.js adapter (three is an optional peer dependency).
+export { toThreeAnimationClip, UNITY_BAKE_RATE } from './to-three-clip.js';
+export { toThreeSkeleton } from './to-three-skeleton.js';
+export { SkeletonPlayer, type SkeletonPlayerOptions } from './skeleton-player.js';
+export { InstancedBoneTexture, type InstancedBoneTextureOptions } from './instanced-bone-texture.js';

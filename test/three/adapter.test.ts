@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import * as THREE from 'three';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AnimClip, type AnimCurve, AnimResource, Skeleton } from '../../src/anim/index.js';
+import { openFile } from '../../src/cli/open-file.js';
+import type { AnimCore } from '../../src/core/index.js';
+import { InstancedBoneTexture, SkeletonPlayer, toThreeAnimationClip, toThreeSkeleton } from '../../src/three/index.js';
+import { BUILDS, createCore } from '../helpers/core.js';
+
+const examples = join(import.meta.dirname, '..', '..', 'examples');
+
+/** A 6-joint chain, T/R/S uniform curves at 30 keys/s, rotation keys with q → −q flips. */
+function rig(post: 'cycle' | 'constant'): AnimResource {
+  const keyCount = 20;
+  const joints = Array.from({ length: 6 }, (_, j) => ({
+    name: `bone${j}`,
+    parent: j - 1,
+    rest: { translation: [0, 0.5, 0] as [number, number, number], rotation: [0, 0, 0, 1] as [number, number, number, number], scale: [1, 1, 1] as [number, number, number] },
+  }));
+  const curves: AnimCurve[] = joints.flatMap((joint, j) => {
+    const t = new Float32Array(4 * keyCount);
+    const r = new Float32Array(4 * keyCount);
+    const s = new Float32Array(4 * keyCount);
+    for (let k = 0; k < keyCount; k++) {
+      const a = (2 * Math.PI * k) / keyCount + j;
+      t.set([0.2 * Math.sin(a), 0.5, 0.1 * Math.cos(a), 0], 4 * k);
+      const half = 0.6 * Math.sin(a);
+      const sign = k % 5 === 2 ? -1 : 1;
+      const axis = [Math.sin(j), Math.cos(j), 0.5];
+      const len = Math.hypot(...axis);
+      r.set([(sign * Math.sin(half) * axis[0]!) / len, (sign * Math.sin(half) * axis[1]!) / len, (sign * Math.sin(half) * axis[2]!) / len, sign * Math.cos(half)], 4 * k);
+      s.set([1 + 0.1 * Math.sin(a), 1, 1, 0], 4 * k);
+    }
+    const target = (property: string) => ({ joint: joint.name, property });
+    return [
+      { curveType: 'translation', active: true, target: target('translation'), keys: { encoding: 'uniform', values: t } },
+      { curveType: 'rotation', active: true, target: target('rotation'), keys: { encoding: 'uniform', values: r } },
+      { curveType: 'scale', active: j !== 3, target: target('scale'), keys: { encoding: 'uniform', values: s } },
+    ] satisfies AnimCurve[];
+  });
+  const clip = new AnimClip({ name: 'rig', curves, keyCount, keyDuration: 1 / 30, preInfinity: 'cycle', postInfinity: post });
+  return new AnimResource({ format: 'test', clips: [clip], skeleton: new Skeleton(joints) });
+}
+
+function expectMatricesClose(a: ArrayLike<number>, b: ArrayLike<number>, tol = 1e-4): void {
+  expect(a.length).toBe(b.length);
+  for (let i = 0; i < a.length; i++) {
+    if (!(Math.abs(a[i]! - b[i]!) <= tol * Math.max(1, Math.abs(b[i]!)))) throw new Error(`entry ${i}: animcore ${a[i]} vs three.js ${b[i]}`);
+  }
+}
+
+const sources: [string, () => AnimResource][] = [
+  ['uniform rig, cycling', () => rig('cycle')],
+  ['uniform rig, constant post-infinity', () => rig('constant')],
+  ['AAF teapot-man (keyed)', () => openFile(join(examples, 'aaf', 'teapot-man.scene.aaf')).resource],
+];
+
+describe.each(BUILDS)('three.js adapter, %s build', (build) => {
+  let core: AnimCore;
+  beforeAll(async () => {
+    core = await createCore(build);
+  });
+
+  it.each(sources)('%s: SkeletonPlayer and InstancedBoneTexture equal three.js playing toThreeAnimationClip within 1e-4', (_, open) => {
+    const resource = open();
+    const skeleton = resource.skeleton!;
+    const clip = resource.clips[0]!;
+    core.load(resource);
+
+    // three.js's own mixer on one skeleton.
+    const threeSkeleton = toThreeSkeleton(skeleton);
+    const holder = new THREE.Group();
+    holder.position.set(1, 2, 3);
+    for (const b of threeSkeleton.bones) if (!(b.parent instanceof THREE.Bone)) holder.add(b);
+    const mixer = new THREE.AnimationMixer(holder);
+    mixer.clipAction(toThreeAnimationClip(clip, skeleton)).play();
+
+    // animcore driving a second copy.
+    const driven = toThreeSkeleton(skeleton);
+    const drivenHolder = new THREE.Group();
+    drivenHolder.position.set(1, 2, 3);
+    for (const b of driven.bones) if (!(b.parent instanceof THREE.Bone)) drivenHolder.add(b);
+    const player = new SkeletonPlayer(core, { clip, skeleton, target: driven });
+    const inverses = threeSkeleton.boneInverses.flatMap((m) => m.elements);
+    const texture = new InstancedBoneTexture(core, { clip, skeleton, instances: 3, inverseBindMatrices: inverses, rotation: 'slerp' });
+
+    for (const time of [0, 0.013, 0.25, 0.5, clip.duration * 0.77, clip.duration * 0.999]) {
+      mixer.setTime(time);
+      holder.updateMatrixWorld(true);
+      threeSkeleton.update();
+      player.update(time);
+      drivenHolder.updateMatrixWorld(true);
+      driven.update();
+      expectMatricesClose(driven.boneMatrices!, threeSkeleton.boneMatrices!);
+      texture.update([time, time + 0.1, time]);
+      const data = texture.texture.image.data as Float32Array;
+      const n = 16 * skeleton.size;
+      // The texture's matrices are skinning matrices without the holder's transform.
+      const holderInverse = holder.matrixWorld.clone().invert();
+      const expected = threeSkeleton.bones.flatMap((b, j) =>
+        holderInverse.clone().multiply(b.matrixWorld).multiply(threeSkeleton.boneInverses[j]!).elements,
+      );
+      expectMatricesClose(data.subarray(0, n), expected);
+      expectMatricesClose(data.subarray(2 * n, 3 * n), expected);
+    }
+    player.dispose();
+    texture.dispose();
+    resource.dispose();
+  });
+
+  it('names tracks after joints and keeps the clip duration', () => {
+    const resource = rig('cycle');
+    const clip = toThreeAnimationClip(resource.clips[0]!, resource.skeleton!);
+    expect(clip.duration).toBeCloseTo(resource.clips[0]!.duration, 6);
+    expect(clip.tracks.map((t) => t.name)).toContain('bone0.quaternion');
+    expect(clip.tracks.map((t) => t.name)).not.toContain('bone3.scale'); // inactive curve
+    expect(clip.validate()).toBe(true);
+  });
+});

@@ -1,0 +1,94 @@
+import type { AnimClip, AnimCore, AnimCurve } from 'animcore';
+
+const LANE_COLOURS = ['#ff5566', '#55dd77', '#5599ff', '#dddd55'];
+const SAMPLES = 300;
+
+/**
+ * Plots one curve of a clip over [0, duration]: the sampled lanes x y z w (as the core samples
+ * them), its keys as dots, and for Unity curves each key's in/out tangents as short strokes.
+ */
+export function drawCurve(canvas: HTMLCanvasElement, core: AnimCore, clip: AnimClip, index: number, time: number): void {
+  const g = canvas.getContext('2d')!;
+  const { width, height } = canvas;
+  g.fillStyle = '#181a20';
+  g.fillRect(0, 0, width, height);
+  const curve = clip.curves[index];
+  if (curve === undefined) return;
+  const duration = Math.max(clip.duration, 1e-3);
+  const buffer = core.createSampleBuffer(clip);
+  const lanes = curve.keys.encoding === 'unity' ? curve.keys.lanes.length : curve.curveType === 'rotation' || curve.curveType === 'color' || curve.curveType === 'float4' ? 4 : curve.curveType === 'float' || curve.curveType === 'bool' ? 1 : 3;
+  const values: number[][] = Array.from({ length: lanes }, () => []);
+  for (let i = 0; i <= SAMPLES; i++) {
+    core.sampler.sample(clip, (i / SAMPLES) * duration, buffer);
+    const s = buffer.sampleOf(index);
+    for (let l = 0; l < lanes; l++) values[l]!.push(s[l]!);
+  }
+  buffer.dispose();
+  const keys = keyPoints(clip, curve).filter((k) => k.lane < lanes);
+  const all = [...values.flat(), ...keys.map((k) => k.value)];
+  let lo = Math.min(...all);
+  let hi = Math.max(...all);
+  if (hi - lo < 1e-6) [lo, hi] = [lo - 1, hi + 1];
+  const x = (t: number) => 30 + ((width - 40) * t) / duration;
+  const y = (v: number) => height - 15 - ((height - 30) * (v - lo)) / (hi - lo);
+  g.strokeStyle = '#333844';
+  g.beginPath();
+  g.moveTo(x(0), y(0));
+  g.lineTo(x(duration), y(0));
+  g.stroke();
+  g.fillStyle = '#99a';
+  g.font = '10px sans-serif';
+  g.fillText(hi.toPrecision(3), 2, 12);
+  g.fillText(lo.toPrecision(3), 2, height - 4);
+  values.forEach((lane, l) => {
+    g.strokeStyle = LANE_COLOURS[l]!;
+    g.beginPath();
+    lane.forEach((v, i) => (i === 0 ? g.moveTo(x((i / SAMPLES) * duration), y(v)) : g.lineTo(x((i / SAMPLES) * duration), y(v))));
+    g.stroke();
+  });
+  for (const k of keys) {
+    g.fillStyle = LANE_COLOURS[k.lane]!;
+    g.fillRect(x(k.time) - 2, y(k.value) - 2, 4, 4);
+    if (k.tangents) {
+      g.strokeStyle = LANE_COLOURS[k.lane]!;
+      const dt = duration / 30;
+      g.beginPath();
+      g.moveTo(x(k.time - dt), y(k.value - k.tangents[0] * dt));
+      g.lineTo(x(k.time), y(k.value));
+      g.lineTo(x(k.time + dt), y(k.value + k.tangents[1] * dt));
+      g.stroke();
+    }
+  }
+  g.strokeStyle = '#fff';
+  g.beginPath();
+  const cursor = x(((time % duration) + duration) % duration);
+  g.moveTo(cursor, 0);
+  g.lineTo(cursor, height);
+  g.stroke();
+}
+
+interface KeyPoint {
+  lane: number;
+  time: number;
+  value: number;
+  /** Unity in/out tangents (value per second). */
+  tangents?: [number, number];
+}
+
+/** The stored keys of a curve as points (a static curve: one key at 0). */
+function keyPoints(clip: AnimClip, curve: AnimCurve): KeyPoint[] {
+  const keys = curve.keys;
+  const lanes = [0, 1, 2, 3];
+  switch (keys.encoding) {
+    case 'static':
+      return lanes.map((lane) => ({ lane, time: 0, value: keys.value[lane]! }));
+    case 'uniform':
+      return Array.from({ length: clip.keyCount }, (_, k) => lanes.map((lane) => ({ lane, time: k * clip.keyDuration, value: keys.values[4 * k + lane]! }))).flat();
+    case 'keyed':
+      return Array.from(keys.times, (time, k) => lanes.map((lane) => ({ lane, time, value: keys.values[4 * k + lane]! }))).flat();
+    case 'unity':
+      return keys.lanes.flatMap((l, lane) =>
+        Array.from(l.time, (time, k) => ({ lane, time, value: l.value[k]!, tangents: [l.inTangent[k]!, l.outTangent[k]!] as [number, number] })),
+      );
+  }
+}
