@@ -13,7 +13,8 @@ export function nlerpShortest(a: usize, b: usize, w: f32, out: usize): void {
   } else {
     const ax = load<f32>(a), ay = load<f32>(a, 4), az = load<f32>(a, 8), aw = load<f32>(a, 12);
     let bx = load<f32>(b), by = load<f32>(b, 4), bz = load<f32>(b, 8), bw = load<f32>(b, 12);
-    if (ax * bx + ay * by + az * bz + aw * bw < 0) {
+    // (xx + yy) + (zz + ww) in f32, the SIMD branch's order, so both builds pick the same side.
+    if (ax * bx + ay * by + (az * bz + aw * bw) < 0) {
       bx = -bx; by = -by; bz = -bz; bw = -bw;
     }
     normalizeStore4(ax + (bx - ax) * w, ay + (by - ay) * w, az + (bz - az) * w, aw + (bw - aw) * w, out);

@@ -10,6 +10,12 @@ export interface ResampleOptions {
    * hemisphere-aligned and normalised). `raw` keeps MRTK's un-normalised values.
    */
   rotation?: RotationMode;
+  /**
+   * Whether to measure `maxDeviation` (default true). It samples the source and the result again
+   * at every interval midpoint and source key time, which costs more than the resampling itself;
+   * exporters that do not report it turn it off.
+   */
+  measureDeviation?: boolean;
 }
 
 export interface ResampleResult {
@@ -21,9 +27,18 @@ export interface ResampleResult {
    * clip, where piecewise-linear sources have their corners. Rotations are compared up to sign.
    */
   maxDeviation: number;
-  /** Where `maxDeviation` was found (seconds, curve index), or null when no time was checked. */
+  /**
+   * Where `maxDeviation` was found (seconds, curve index), or null when no time was checked (or
+   * `measureDeviation` was false; `maxDeviation` is then 0).
+   */
   maxDeviationAt: { time: number; curve: number } | null;
 }
+
+/** Key times per `SampleManyJob` call: enough to amortise the call, few enough to keep its buffers small. */
+const BLOCK = 1024;
+
+/** The most keys (over all curves) one resampled clip may have: a guard against giant allocations. */
+const MAX_OUTPUT_KEYS = 50_000_000;
 
 /** Source key times inside [0, end] (Unity lanes' keys, uniform keys), where linear sources bend. */
 function sourceKeyTimes(clip: AnimClip, end: number): number[] {
@@ -46,27 +61,46 @@ function sourceKeyTimes(clip: AnimClip, end: number): number[] {
  * keys spaced to fill exactly one period, so it keeps cycling at the same rate. Sampling the
  * result at a key time gives the source's value there; between keys the result interpolates
  * (lerp, nlerp for rotations), and `maxDeviation` reports how far that strays. The clip is
- * loaded for the call when it is not loaded already; `core` holds nothing afterwards.
- * @throws UsageError for an `fps` that is not a finite number > 0, or clips the core cannot load
+ * loaded for the call when it is not loaded already; `core` holds nothing afterwards. Sampling runs
+ * through `SampleManyJob`, one wasm call per block of up to 1,024 key times.
+ * @throws UsageError for an `fps` that is not a finite number > 0, a result of more than 50 million
+ *   keys, or clips the core cannot load
  */
 export function resample(core: AnimCore, clip: AnimClip, options: ResampleOptions): ResampleResult {
   const { fps } = options;
   if (!(fps > 0) || !Number.isFinite(fps)) throw new UsageError(`fps must be a finite number > 0, got ${fps}`);
   const cycle = clip.postInfinity === 'cycle';
   const keyCount = cycle ? Math.max(1, Math.round(clip.duration * fps)) : Math.ceil(clip.duration * fps - 1e-9) + 1;
+  if (keyCount * clip.curves.length > MAX_OUTPUT_KEYS) {
+    throw new UsageError(`resampling "${clip.name}" (${clip.duration} s) at ${fps} fps makes ${keyCount} keys per curve; over ${MAX_OUTPUT_KEYS} keys in all`);
+  }
   const keyDuration = cycle && clip.duration > 0 ? clip.duration / keyCount : 1 / fps;
   const duration = cycle ? keyCount * keyDuration : (keyCount - 1) * keyDuration;
   const source = core.isLoaded(clip) ? null : new AnimResource({ format: 'resample-source', clips: [clip] });
   if (source) core.load(source);
-  const buf = core.createSampleBuffer(clip);
-  const n = clip.curves.length;
   try {
+    const n = clip.curves.length;
     const keys = clip.curves.map((c) => (c.keys.encoding === 'static' ? null : new Float32Array(4 * keyCount)));
-    const sampleOptions = { rotation: options.rotation };
-    for (let k = 0; k < keyCount; k++) {
-      core.sampler.sample(clip, k * keyDuration, buf, sampleOptions);
-      const s = buf.samples;
-      keys.forEach((values, i) => values?.set(s.subarray(4 * i, 4 * i + 4), 4 * k));
+    const keyTimes = Float64Array.from({ length: keyCount }, (_, k) => k * keyDuration);
+    const job = core.createSampleMany({ clip, instances: Math.min(BLOCK, keyCount), rotation: options.rotation });
+    try {
+      for (let first = 0; first < keyCount; first += BLOCK) {
+        const count = Math.min(BLOCK, keyCount - first);
+        job.run(keyTimes.subarray(first, first + count));
+        const s = job.samples; // 4 × n floats per key time
+        keys.forEach((values, i) => {
+          if (!values) return;
+          for (let k = 0, to = 4 * first; k < count; k++, to += 4) {
+            const from = 4 * (k * n + i);
+            values[to] = s[from]!;
+            values[to + 1] = s[from + 1]!;
+            values[to + 2] = s[from + 2]!;
+            values[to + 3] = s[from + 3]!;
+          }
+        });
+      }
+    } finally {
+      job.dispose();
     }
     const curves: AnimCurve[] = clip.curves.map((c, i) => {
       const values = keys[i];
@@ -83,43 +117,66 @@ export function resample(core: AnimCore, clip: AnimClip, options: ResampleOption
       events: [...clip.events],
       metadata: { ...clip.metadata, resampledFps: fps },
     });
+    if (options.measureDeviation === false) return { clip: out, maxDeviation: 0, maxDeviationAt: null };
+    const checkTimes = sourceKeyTimes(clip, duration);
+    for (let k = 0; k + 1 < keyCount || (cycle && k < keyCount); k++) checkTimes.push((k + 0.5) * keyDuration);
+    return { clip: out, ...deviation(core, clip, out, Float64Array.from(checkTimes), options.rotation) };
+  } finally {
+    source?.dispose();
+  }
+}
 
-    const result = new AnimResource({ format: 'resample-result', clips: [out] });
-    core.load(result);
-    const outBuf = core.createSampleBuffer(out);
-    let maxDeviation = 0;
-    let maxDeviationAt: ResampleResult['maxDeviationAt'] = null;
-    try {
-      const times = sourceKeyTimes(clip, duration);
-      for (let k = 0; k + 1 < keyCount || (cycle && k < keyCount); k++) times.push((k + 0.5) * keyDuration);
-      for (const t of times) {
-        core.sampler.sample(clip, t, buf, sampleOptions);
-        core.sampler.sample(out, t, outBuf);
-        const a = buf.samples;
-        const b = outBuf.samples;
-        const ca = buf.counts;
+/**
+ * The largest difference between `source` and its resampled `out` at `times` (rotations up to
+ * sign; curves with sample count 0 skipped), sampling both in blocks of `SampleManyJob` calls.
+ */
+function deviation(
+  core: AnimCore,
+  source: AnimClip,
+  out: AnimClip,
+  times: Float64Array,
+  rotation: RotationMode | undefined,
+): Pick<ResampleResult, 'maxDeviation' | 'maxDeviationAt'> {
+  let maxDeviation = 0;
+  let maxDeviationAt: ResampleResult['maxDeviationAt'] = null;
+  if (times.length === 0) return { maxDeviation, maxDeviationAt };
+  const result = new AnimResource({ format: 'resample-result', clips: [out] });
+  core.load(result);
+  const instances = Math.min(BLOCK, times.length);
+  const sourceJob = core.createSampleMany({ clip: source, instances, rotation });
+  const outJob = core.createSampleMany({ clip: out, instances });
+  const n = source.curves.length;
+  const rotations = source.curves.map((c) => c.curveType === 'rotation');
+  try {
+    for (let first = 0; first < times.length; first += BLOCK) {
+      const count = Math.min(BLOCK, times.length - first);
+      const block = times.subarray(first, first + count);
+      sourceJob.run(block);
+      outJob.run(block);
+      const a = sourceJob.samples;
+      const b = outJob.samples;
+      const ca = sourceJob.counts;
+      for (let k = 0; k < count; k++) {
         for (let i = 0; i < n; i++) {
-          if (ca[i] === 0) continue;
+          if (ca[k * n + i] === 0) continue;
           let same = 0;
           let flipped = 0;
-          for (let c = 4 * i; c < 4 * i + 4; c++) {
+          for (let c = 4 * (k * n + i), end = c + 4; c < end; c++) {
             same = Math.max(same, Math.abs(a[c]! - b[c]!));
             flipped = Math.max(flipped, Math.abs(a[c]! + b[c]!));
           }
-          const d = clip.curves[i]!.curveType === 'rotation' ? Math.min(same, flipped) : same;
+          const d = rotations[i] ? Math.min(same, flipped) : same;
           if (d > maxDeviation || maxDeviationAt === null) {
             maxDeviation = Math.max(maxDeviation, d);
-            maxDeviationAt = { time: t, curve: i };
+            maxDeviationAt = { time: block[k]!, curve: i };
           }
         }
       }
-    } finally {
-      outBuf.dispose();
-      result.dispose();
     }
-    return { clip: out, maxDeviation, maxDeviationAt };
   } finally {
-    buf.dispose();
-    source?.dispose();
+    sourceJob.dispose();
+    outJob.dispose();
+    result.dispose();
   }
+  return { maxDeviation, maxDeviationAt };
 }

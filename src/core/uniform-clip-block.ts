@@ -25,7 +25,11 @@ export function writeUniformClip(kernel: KernelExports, views: MemoryViews, clip
     const src = rotation ? alignRotationKeys(values, n) : values;
     for (let k = 0; k <= n; k++) {
       const from = rotation ? 4 * k : 4 * (k % n);
-      f32.set(src.subarray(from, from + 4), keys + 4 * (k * S + j));
+      const to = keys + 4 * (k * S + j);
+      f32[to] = src[from]!;
+      f32[to + 1] = src[from + 1]!;
+      f32[to + 2] = src[from + 2]!;
+      f32[to + 3] = src[from + 3]!;
     }
   });
   return p;

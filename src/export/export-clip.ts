@@ -14,5 +14,5 @@ export const UNITY_EXPORT_FPS = 60;
 export function exportClip(core: AnimCore, clip: AnimClip, fps?: number): AnimClip {
   const unity = clip.curves.some((c) => c.keys.encoding === 'unity');
   if (fps === undefined && !unity) return clip;
-  return resample(core, clip, { fps: fps ?? UNITY_EXPORT_FPS }).clip;
+  return resample(core, clip, { fps: fps ?? UNITY_EXPORT_FPS, measureDeviation: false }).clip;
 }

@@ -18,9 +18,20 @@ function normalize(q: F4): F4 {
   return [q[0] / len, q[1] / len, q[2] / len, q[3] / len];
 }
 
-/** Normalised lerp; with `shortest`, b is negated when dot(a, b) < 0. */
+/**
+ * dot(a, b) as the kernels compute it for the shortest-arc test: float32, summed
+ * (xx + yy) + (zz + ww). Near dot = 0 the side depends on rounding, so the twin rounds alike.
+ */
+function dotF32(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number): number {
+  const f = Math.fround;
+  const xy = f(f(a[ai]! * b[bi]!) + f(a[ai + 1]! * b[bi + 1]!));
+  const zw = f(f(a[ai + 2]! * b[bi + 2]!) + f(a[ai + 3]! * b[bi + 3]!));
+  return f(xy + zw);
+}
+
+/** Normalised lerp; with `shortest`, b is negated when dot(a, b) < 0 (float32 test, as the kernels). */
 export function nlerp(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, w: number, shortest: boolean): F4 {
-  const s = shortest && dot(a, ai, b, bi) < 0 ? -1 : 1;
+  const s = shortest && dotF32(a, ai, b, bi) < 0 ? -1 : 1;
   const r: F4 = [0, 0, 0, 0];
   for (let c = 0; c < 4; c++) r[c] = a[ai + c]! + (s * b[bi + c]! - a[ai + c]!) * w;
   return normalize(r);
