@@ -8,15 +8,18 @@ import { BUILDS, createCore } from '../helpers/core.js';
 import { arbitraryKeyedClip, arbitraryUniformClip } from '../helpers/random-clip.js';
 import { arbitraryUnityClip } from '../helpers/random-unity.js';
 
+const maxAbs = (a: ArrayLike<number>) => Math.max(0, ...Array.from(a, Math.abs));
+
 /**
  * Within `tol` relative to max(1, |value|) — or, with `block` (16 for matrices), relative to the
- * largest entry of the value's block: float32 products of large transforms cancel to small entries.
+ * largest entry of the value's block, or `blockScale(b)` when larger: float32 products of large
+ * transforms cancel to small entries, so the error follows the factors' size, not the result's.
  */
-function expectClose(actual: Float32Array, expected: Float32Array, tol = 1e-5, block = 1): void {
+function expectClose(actual: Float32Array, expected: Float32Array, tol = 1e-5, block = 1, blockScale?: (b: number) => number): void {
   expect(actual.length).toBe(expected.length);
   for (let i = 0; i < expected.length; i++) {
     const start = i - (i % block);
-    const scale = Math.max(1, ...Array.from(expected.subarray(start, start + block), Math.abs));
+    const scale = Math.max(1, maxAbs(expected.subarray(start, start + block)), blockScale?.(start / block) ?? 0);
     if (!(Math.abs(actual[i]! - expected[i]!) <= tol * scale)) {
       throw new Error(`index ${i}: wasm ${actual[i]} vs reference ${expected[i]}`);
     }
@@ -83,7 +86,15 @@ describe.each(BUILDS)('SampleManyJob, %s build, equals referenceSampleMany', (bu
               });
               expect(Array.from(job.counts.subarray(0, c * n))).toEqual(Array.from(ref.counts));
               expectClose(job.samples.subarray(0, 4 * c * n), ref.samples);
-              if (output !== 'samples') expectClose(job.matrices.subarray(0, 16 * c * n), ref.matrices, 1e-5, 16);
+              if (output === 'model') expectClose(job.matrices.subarray(0, 16 * c * n), ref.matrices, 1e-5, 16);
+              if (output === 'skinning') {
+                // Skinning = model · inverse bind: the error scales with both factors.
+                const model = { ...ref, matrices: new Float32Array(16 * c * n) };
+                referenceSampleMany(clip, t, model, { mixWith: mix ? clip : undefined, weights, timesB, binding: bindJoints(clip.curves, skeleton) });
+                const ibm = job.inverseBindMatrices;
+                const factors = (b: number) => maxAbs(model.matrices.subarray(16 * b, 16 * b + 16)) * maxAbs(ibm.subarray(16 * (b % c), 16 * (b % c) + 16));
+                expectClose(job.matrices.subarray(0, 16 * c * n), ref.matrices, 1e-5, 16, factors);
+              }
             }
           } finally {
             job.dispose();
