@@ -1,5 +1,6 @@
-import { existsSync, promises as fsp, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { glob } from 'tinyglobby';
 import { UsageError } from '../errors.js';
 import { FORMAT_HANDLERS } from '../formats/registry.js';
 
@@ -43,10 +44,10 @@ const GLOB_CHARS = /[*?[\]{}]/;
  * Expands the paths of `animcore resample`: a file is taken as named (its format is checked when
  * it is opened); a folder is walked recursively in name order, keeping the files some format
  * detects by content and that are no companion (`isCompanion`), their sub-folders mirrored; a path
- * that does not exist but holds glob characters is expanded with `fs.promises.glob` (Node 22+),
- * the matches' sub-folders below the pattern's literal prefix mirrored. A file reached twice is
- * processed once.
- * @throws UsageError for a path that does not exist, or a glob on a Node without `fs.promises.glob`
+ * that does not exist but holds glob characters is expanded with `tinyglobby` (files only, as
+ * named: no companion filtering), the matches' sub-folders below the pattern's literal prefix
+ * mirrored. A file reached twice is processed once.
+ * @throws UsageError for a path that does not exist, or a glob that matches no file
  */
 export async function expandInputs(paths: readonly string[]): Promise<BatchInputs> {
   const inputs: BatchInput[] = [];
@@ -81,12 +82,10 @@ export async function expandInputs(paths: readonly string[]): Promise<BatchInput
       continue;
     }
     if (!GLOB_CHARS.test(p)) throw new UsageError(`${p}: no such file or folder`);
-    const glob = (fsp as { glob?: (pattern: string) => AsyncIterable<string> }).glob;
-    if (!glob) throw new UsageError(`${p}: glob patterns need Node 22 or later (fs.promises.glob); on Node 20 let the shell expand them`);
     const base = literalPrefix(p);
-    const matches: string[] = [];
-    for await (const m of glob(p)) matches.push(m);
-    for (const m of matches.sort()) if (statSync(m).isFile()) add(m, relative(base, dirname(m)));
+    const matches = await glob(p, { onlyFiles: true, expandDirectories: false });
+    if (matches.length === 0) throw new UsageError(`${p}: no file matches`);
+    for (const m of matches.sort()) add(m, relative(base, dirname(m)));
   }
   return { inputs, skipped, protectedPaths };
 }

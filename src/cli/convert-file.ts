@@ -22,6 +22,8 @@ export interface ConvertJob {
   /** Absolute paths that must never be written (the batch's inputs and the files beside them). */
   protectedPaths: string[];
   format?: string;
+  /** Companion files by role (`--skeleton`, `--bnc`, …), given to every input. */
+  companions?: Record<string, string>;
 }
 
 /** What converting one file gave (plain data, so it crosses worker threads). */
@@ -53,7 +55,7 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
       if (job.protectedPaths.includes(resolve(path))) throw new AnimcoreError(`${path} is an input file; choose another --out`);
       if (existsSync(path) && !job.force) throw new AnimcoreError(`${path} exists; pass --force to replace it`);
     }
-    const opened = openFile(job.input, {}, job.format);
+    const opened = openFile(job.input, job.companions ?? {}, job.format);
     const resource = opened.resource;
     core.load(resource);
     try {

@@ -53,6 +53,10 @@ const cli = cac('animcore');
 
 function withCommon<T extends ReturnType<typeof cli.command>>(command: T): T {
   command.option('--json', 'Print JSON for scripts').option('--format <id>', 'Skip detection and read as this format');
+  return withCompanions(command);
+}
+
+function withCompanions<T extends ReturnType<typeof cli.command>>(command: T): T {
   command.option('--skeleton <file>', 'Nebula skeleton (.n2 or .constants)');
   command.option('--bnc <file>', 'Meteor skeleton').option('--pos <file>', 'Meteor pose list').option('--skc <file>', 'Meteor skinned mesh');
   command.option('--character-amb <file>', 'Meteor character.amb');
@@ -86,8 +90,7 @@ withCommon(cli.command('sample <path>', 'Sample one clip at one or more times'))
     else console.log(samples.map(sampleText).join('\n\n'));
   });
 
-cli
-  .command('resample <...paths>', 'Resample files, folders (recursive) or globs to a uniform rate and write glb, gltf, nax3 or json')
+withCompanions(cli.command('resample <...paths>', 'Resample files, folders (recursive) or globs to a uniform rate and write glb, gltf, nax3 or json'))
   .option('--fps <n>', 'Keys per second of the output')
   .option('--to <target>', 'glb (default), gltf, nax3 or json', { default: 'glb' })
   .option('--out <dir>', 'Output folder (input sub-folders are mirrored)')
@@ -95,7 +98,7 @@ cli
   .option('--force', 'Replace existing outputs')
   .option('--format <id>', 'Skip detection and read every file as this format')
   .action(async (paths: string[], raw: Record<string, unknown>) => {
-    const summary = await runResample(paths, resampleOptions(raw));
+    const summary = await runResample(paths, { ...resampleOptions(raw), companions: companionsOf(raw) });
     console.log(summaryText(summary));
     if (summary.failures.length > 0) process.exitCode = 1;
   });

@@ -16,6 +16,8 @@ export interface ResampleCommandOptions {
   jobs: number;
   force: boolean;
   format?: string;
+  /** Companion files by role, given to every input. */
+  companions?: Record<string, string>;
 }
 
 /** Checks and converts the raw `resample` options. @throws UsageError */
@@ -47,6 +49,7 @@ export async function runResample(paths: readonly string[], options: ResampleCom
     force: options.force,
     protectedPaths: [...protectedPaths],
     ...(options.format !== undefined && { format: options.format }),
+    ...(options.companions !== undefined && { companions: options.companions }),
   }));
   const progress = batchProgress(jobs.length);
   let results: ConvertResult[];
