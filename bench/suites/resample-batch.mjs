@@ -1,6 +1,6 @@
 // resample-batch (issue 6): every fixture and example animation resampled to 60 fps, as
-// `animcore resample` does — joint samples of output per second (every curve of every output key)
-// and input megabytes per second. animcore-* run `resample` as the exporter does (without the
+// `animcore resample` does — joint samples of output per second (every target joint of every output
+// key) and input bytes per second; resample-batch-uniform: only the sources with uniform keys. animcore-* run `resample` as the exporter does (without the
 // deviation measurement); reference-ts samples the same key times with `referenceSample` in a loop.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -48,28 +48,36 @@ export default function resampleBatch({ cores }) {
     const keyDuration = cycle && clip.duration > 0 ? clip.duration / keyCount : 1 / FPS;
     return { clip, keyCount, keyDuration };
   });
-  const jointSamples = plan.reduce((n, p) => n + p.keyCount * p.clip.curves.length, 0);
-  const contenders = {};
-  for (const name of ['animcore-simd']) {
-    const core = cores[name];
+  const contendersFor = (chosen) => {
+    const contenders = {};
+    const core = cores['animcore-simd'];
     for (const o of opened) core.load(o.resource);
-    contenders[name] = () => {
-      for (const clip of clips) resample(core, clip, { fps: FPS, measureDeviation: false });
+    contenders['animcore-simd'] = () => {
+      for (const { clip } of chosen) resample(core, clip, { fps: FPS, measureDeviation: false });
     };
-  }
-  contenders['reference-ts'] = () => {
-    for (const { clip, keyCount, keyDuration } of plan) {
-      const n = clip.curves.length;
-      const arrays = { samples: new Float32Array(4 * n), counts: new Uint8Array(n) };
-      const keys = new Float32Array(4 * n * keyCount);
-      for (let k = 0; k < keyCount; k++) {
-        referenceSample(clip, k * keyDuration, arrays);
-        keys.set(arrays.samples, 4 * n * k);
+    contenders['reference-ts'] = () => {
+      for (const { clip, keyCount, keyDuration } of chosen) {
+        const n = clip.curves.length;
+        const arrays = { samples: new Float32Array(4 * n), counts: new Uint8Array(n) };
+        const keys = new Float32Array(4 * n * keyCount);
+        for (let k = 0; k < keyCount; k++) {
+          referenceSample(clip, k * keyDuration, arrays);
+          keys.set(arrays.samples, 4 * n * k);
+        }
       }
-    }
+    };
+    return contenders;
   };
+  // A joint sample is one joint's curves at one time (spec performance.md), so count the distinct
+  // target joints of each clip, not its curves.
+  const jointsOf = (clip) => new Set(clip.curves.map((c) => c.target.joint)).size;
+  const outputJointSamples = (chosen) => chosen.reduce((n, p) => n + p.keyCount * jointsOf(p.clip), 0);
+  const contenders = contendersFor(plan);
+  // The uniform path: sources whose curves are uniform already (Nebula), resampled to 60 fps.
+  const uniform = plan.filter((p) => p.clip.curves.some((c) => c.keys.encoding === 'uniform'));
   return [
-    { name: 'resample-batch', unitsPerRun: jointSamples, unit: 'output joint samples/s', contenders, iterations: 3 },
+    { name: 'resample-batch', unitsPerRun: outputJointSamples(plan), unit: 'output joint samples/s', contenders, iterations: 3 },
+    { name: 'resample-batch-uniform', unitsPerRun: outputJointSamples(uniform), unit: 'output joint samples/s', contenders: contendersFor(uniform), iterations: 3 },
     { name: 'resample-batch-input', unitsPerRun: inputBytes, unit: 'input bytes/s', contenders, iterations: 3 },
   ];
 }

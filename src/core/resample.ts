@@ -80,7 +80,11 @@ export function resample(core: AnimCore, clip: AnimClip, options: ResampleOption
   if (source) core.load(source);
   try {
     const n = clip.curves.length;
-    const keys = clip.curves.map((c) => (c.keys.encoding === 'static' ? null : new Float32Array(4 * keyCount)));
+    // One allocation for every animated curve's keys (curve-major); many small typed arrays cost more.
+    const animated = clip.curves.filter((c) => c.keys.encoding !== 'static').length;
+    const pool = new Float32Array(4 * keyCount * animated);
+    let next = 0;
+    const keys = clip.curves.map((c) => (c.keys.encoding === 'static' ? null : pool.subarray(4 * keyCount * next, 4 * keyCount * ++next)));
     const keyTimes = Float64Array.from({ length: keyCount }, (_, k) => k * keyDuration);
     const job = core.createSampleMany({ clip, instances: Math.min(BLOCK, keyCount), rotation: options.rotation });
     try {
