@@ -11,3 +11,4 @@ export { unityClipCreate, unityClipCurves, unityClipLanes, unityClipCounts, unit
 
 /** 1 when this build uses WebAssembly SIMD. */
 export const SIMD: i32 = ASC_FEATURE_SIMD ? 1 : 0;
+export { gatherCurveKeys } from './gather-keys';

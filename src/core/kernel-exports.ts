@@ -26,6 +26,8 @@ export interface KernelExports {
   sampleManyCreate(instances: number, curveCount: number, jointCount: number, linearCount: number, rotationCount: number): number;
   sampleManyField(p: number, field: number): number;
   sampleMany(p: number, count: number, flags: number, unityFlags: number, mixFlags: number, timeFactor: number, output: number): void;
+  /** Instance-major samples → curve-major key arrays (assembly/gather-keys.ts). */
+  gatherCurveKeys(src: number, count: number, curveCount: number, curves: number, listCount: number, dst: number, keyCount: number, first: number): void;
   mixSamples(
     linear: number,
     linearCount: number,

@@ -38,7 +38,7 @@ export interface ResampleResult {
 const BLOCK = 1024;
 
 /** The most keys (over all curves) one resampled clip may have: a guard against giant allocations. */
-const MAX_OUTPUT_KEYS = 50_000_000;
+const MAX_OUTPUT_KEYS = 16_000_000;
 
 /** Source key times inside [0, end] (Unity lanes' keys, uniform keys), where linear sources bend. */
 function sourceKeyTimes(clip: AnimClip, end: number): number[] {
@@ -63,7 +63,7 @@ function sourceKeyTimes(clip: AnimClip, end: number): number[] {
  * (lerp, nlerp for rotations), and `maxDeviation` reports how far that strays. The clip is
  * loaded for the call when it is not loaded already; `core` holds nothing afterwards. Sampling runs
  * through `SampleManyJob`, one wasm call per block of up to 1,024 key times.
- * @throws UsageError for an `fps` that is not a finite number > 0, a result of more than 50 million
+ * @throws UsageError for an `fps` that is not a finite number > 0, a result of more than 16 million
  *   keys, or clips the core cannot load
  */
 export function resample(core: AnimCore, clip: AnimClip, options: ResampleOptions): ResampleResult {
@@ -79,33 +79,9 @@ export function resample(core: AnimCore, clip: AnimClip, options: ResampleOption
   const source = core.isLoaded(clip) ? null : new AnimResource({ format: 'resample-source', clips: [clip] });
   if (source) core.load(source);
   try {
-    const n = clip.curves.length;
-    // One allocation for every animated curve's keys (curve-major); many small typed arrays cost more.
-    const animated = clip.curves.filter((c) => c.keys.encoding !== 'static').length;
-    const pool = new Float32Array(4 * keyCount * animated);
+    const pool = sampleKeys(core, clip, keyCount, keyDuration, options.rotation);
     let next = 0;
     const keys = clip.curves.map((c) => (c.keys.encoding === 'static' ? null : pool.subarray(4 * keyCount * next, 4 * keyCount * ++next)));
-    const keyTimes = Float64Array.from({ length: keyCount }, (_, k) => k * keyDuration);
-    const job = core.createSampleMany({ clip, instances: Math.min(BLOCK, keyCount), rotation: options.rotation });
-    try {
-      for (let first = 0; first < keyCount; first += BLOCK) {
-        const count = Math.min(BLOCK, keyCount - first);
-        job.run(keyTimes.subarray(first, first + count));
-        const s = job.samples; // 4 × n floats per key time
-        keys.forEach((values, i) => {
-          if (!values) return;
-          for (let k = 0, to = 4 * first; k < count; k++, to += 4) {
-            const from = 4 * (k * n + i);
-            values[to] = s[from]!;
-            values[to + 1] = s[from + 1]!;
-            values[to + 2] = s[from + 2]!;
-            values[to + 3] = s[from + 3]!;
-          }
-        });
-      }
-    } finally {
-      job.dispose();
-    }
     const curves: AnimCurve[] = clip.curves.map((c, i) => {
       const values = keys[i];
       return values ? { curveType: c.curveType, target: c.target, active: c.active, keys: { encoding: 'uniform', values } } : c;
@@ -127,6 +103,34 @@ export function resample(core: AnimCore, clip: AnimClip, options: ResampleOption
     return { clip: out, ...deviation(core, clip, out, Float64Array.from(checkTimes), options.rotation) };
   } finally {
     source?.dispose();
+  }
+}
+
+/**
+ * Samples `clip` at k · keyDuration for k < keyCount in blocks of `SampleManyJob` calls and
+ * gathers the keys in wasm (`gatherCurveKeys`): returns one pool, curve-major, `4 × keyCount`
+ * floats per non-static curve in curve order.
+ */
+function sampleKeys(core: AnimCore, clip: AnimClip, keyCount: number, keyDuration: number, rotation: RotationMode | undefined): Float32Array {
+  const k = core.kernel;
+  const animated = clip.curves.flatMap((c, i) => (c.keys.encoding === 'static' ? [] : [i]));
+  const keyTimes = new Float64Array(keyCount);
+  for (let i = 0; i < keyCount; i++) keyTimes[i] = i * keyDuration;
+  const job = core.createSampleMany({ clip, instances: Math.min(BLOCK, keyCount), rotation });
+  const list = k.alloc(4 * animated.length);
+  const dst = k.alloc(16 * keyCount * animated.length);
+  try {
+    core.views.u32.set(animated, list >>> 2);
+    for (let first = 0; first < keyCount; first += BLOCK) {
+      const count = Math.min(BLOCK, keyCount - first);
+      job.run(keyTimes.subarray(first, first + count));
+      k.gatherCurveKeys(job.samplesPtr, count, clip.curves.length, list, animated.length, dst, keyCount, first);
+    }
+    return core.views.f32.slice(dst >>> 2, (dst >>> 2) + 4 * keyCount * animated.length);
+  } finally {
+    job.dispose();
+    k.free(list);
+    k.free(dst);
   }
 }
 

@@ -172,6 +172,11 @@ export class SampleManyJob {
   }
 
   /** `4 × curveCount × instances` floats: instance i's curve c at `4 (i · curveCount + c)`. */
+  /** @internal byte offset of `samples` in wasm memory */
+  get samplesPtr(): number {
+    return this.arrayAt(SampleManyField.Samples);
+  }
+
   get samples(): Float32Array {
     const at = this.arrayAt(SampleManyField.Samples) >>> 2;
     return this.core.views.f32.subarray(at, at + 4 * this.curveCount * this.instances);
