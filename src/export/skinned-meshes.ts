@@ -1,6 +1,6 @@
 import type { Buffer, Document, Node } from '@gltf-transform/core';
 import type { SkinnedMesh } from '../anim/index.js';
-import { invertAffine } from './invert-affine.js';
+import { invertMatrix4 } from '../core/sample-many-inverse-bind.js';
 
 /**
  * One glTF skin and skinned mesh per `SkinnedMesh` (Meteor `.skc`), on a root-level node named
@@ -11,11 +11,12 @@ import { invertAffine } from './invert-affine.js';
  * rescaled to sum to 1 in float32 (glTF 2.0 §3.7.3.3).
  * @param skeleton node of skeleton joint i at index i, already in the hierarchy
  * @returns the mesh nodes (to be added to the scene)
+ * @throws UsageError when a joint's rest model-space matrix is singular (no inverse bind matrix)
  */
 export function addSkinnedMeshes(document: Document, buffer: Buffer, meshes: readonly SkinnedMesh[], skeleton: readonly Node[]): Node[] {
   if (meshes.length === 0) return [];
   const ibm = new Float32Array(16 * skeleton.length);
-  skeleton.forEach((node, i) => ibm.set(invertAffine(node.getWorldMatrix()), 16 * i));
+  skeleton.forEach((node, i) => invertMatrix4(node.getWorldMatrix(), 0, ibm, 16 * i));
   const skin = document.createSkin('skeleton').setInverseBindMatrices(document.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buffer));
   for (const node of skeleton) skin.addJoint(node);
   const root = skeleton.find((n) => n.getParentNode() === null);
