@@ -7,8 +7,8 @@ export { keyedClipCreate, keyedClipSample } from './keyed-clip';
 export { mixSamples } from './mix';
 export { localToModelJobCreate, localToModelJobArray, localToModel } from './local-to-model';
 export { sampleManyCreate, sampleManyField, sampleMany } from './sample-many';
+export { resampleKeys } from './resample';
 export { unityClipCreate, unityClipCurves, unityClipLanes, unityClipCounts, unityClipArena, unityClipLaneCount, unityClipSample } from './unity-curve';
 
 /** 1 when this build uses WebAssembly SIMD. */
 export const SIMD: i32 = ASC_FEATURE_SIMD ? 1 : 0;
-export { gatherCurveKeys } from './gather-keys';

@@ -122,7 +122,7 @@ export function sampleManyField(p: usize, field: u32): usize {
 /** Samples clip `clip` of kind `kind` for one instance (flags as the clip samplers). */
 // @ts-ignore: decorator
 @inline
-function sampleClip(clip: usize, kind: u32, time: f64, out: usize, counts: usize, cursors: usize, flags: u32, unityFlags: u32, timeFactor: f32): void {
+export function sampleClip(clip: usize, kind: u32, time: f64, out: usize, counts: usize, cursors: usize, flags: u32, unityFlags: u32, timeFactor: f32): void {
   if (kind == KIND_UNIFORM) uniformClipSample(clip, time, out, counts, flags, timeFactor);
   else if (kind == KIND_KEYED) keyedClipSample(clip, time, out, counts, cursors, flags, timeFactor);
   else unityClipSample(clip, time, out, counts, unityFlags, cursors);

@@ -1,6 +1,7 @@
 // Runs every benchmark suite with tinybench, prints a table per case and writes
 // bench/results.json as { "<case>": { "<contender>": <units per second (median)> } }.
-// `npm run bench -- --quick` uses short runs (every case in under a minute).
+// `npm run bench -- --quick` uses short runs (every case in under a minute); `--only <prefix>` runs
+// the cases whose name starts with the prefix and prints them without writing the results files.
 import { writeFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import { AnimCore } from '../dist/index.js';
@@ -13,6 +14,8 @@ import sampleUniform from './suites/sample-uniform.mjs';
 import resampleBatch from './suites/resample-batch.mjs';
 
 const quick = process.argv.includes('--quick');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt < 0 ? null : process.argv[onlyAt + 1];
 const suites = [sampleUniform, sampleMany, sampleKeyed, mrtk, meteor, resampleBatch, browserSampleMany];
 
 const cores = {
@@ -24,6 +27,7 @@ const results = {};
 const details = {};
 for (const suite of suites) {
   for (const c of suite({ cores, quick })) {
+    if (only !== null && !c.name.startsWith(only)) continue;
     if (c.measure) {
       // Measured elsewhere (a browser page): the case reports its own medians.
       results[c.name] = Object.fromEntries(Object.entries(await c.measure()).map(([k, v]) => [k, Math.round(v)]));
@@ -60,6 +64,7 @@ for (const suite of suites) {
     console.table(rows);
   }
 }
+if (only !== null) process.exit(0);
 writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
 writeFileSync(new URL('./results-detail.json', import.meta.url), JSON.stringify({ node: process.version, quick, details }, null, 2) + '\n');
 console.log('\nwrote bench/results.json');

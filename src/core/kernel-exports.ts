@@ -1,3 +1,5 @@
+import type { RotationMode, SampleOptions } from '../anim/index.js';
+
 /** The exports of `assembly/index.ts` (both builds have the same ones). Pointers are byte offsets. */
 export interface KernelExports {
   memory: WebAssembly.Memory;
@@ -26,8 +28,21 @@ export interface KernelExports {
   sampleManyCreate(instances: number, curveCount: number, jointCount: number, linearCount: number, rotationCount: number): number;
   sampleManyField(p: number, field: number): number;
   sampleMany(p: number, count: number, flags: number, unityFlags: number, mixFlags: number, timeFactor: number, output: number): void;
-  /** Instance-major samples → curve-major key arrays (assembly/gather-keys.ts). */
-  gatherCurveKeys(src: number, count: number, curveCount: number, curves: number, listCount: number, dst: number, keyCount: number, first: number): void;
+  /** One clip sampled at `keyCount` uniform key times into curve-major key arrays (assembly/resample.ts). */
+  resampleKeys(
+    clip: number,
+    kind: number,
+    flags: number,
+    unityFlags: number,
+    keyCount: number,
+    keyDuration: number,
+    samples: number,
+    counts: number,
+    cursors: number,
+    curves: number,
+    listCount: number,
+    dst: number,
+  ): void;
   mixSamples(
     linear: number,
     linearCount: number,
@@ -69,6 +84,14 @@ export const ClipField = {
 /** Clip sampler flag bits (assembly/clip-header.ts). */
 export const SAMPLE_STEP = 1;
 export const SAMPLE_SLERP = 2;
+/** The clip samplers' flags for `SampleOptions.sampleType` and `rotation`. */
+export function clipSampleFlags(options: Pick<SampleOptions, 'sampleType' | 'rotation'>): number {
+  return (options.sampleType === 'step' ? SAMPLE_STEP : 0) | (options.rotation === 'slerp' ? SAMPLE_SLERP : 0);
+}
+/** `unityClipSample`'s flags for `SampleOptions.rotation`. */
+export function unitySampleFlags(rotation: RotationMode | undefined): number {
+  return rotation === 'raw' ? UNITY_SAMPLE_RAW : 0;
+}
 /** `unityClipSample` flag bit and curve-record flags (assembly/unity-curve.ts). */
 export const UNITY_SAMPLE_RAW = 1;
 export const UNITY_STATIC = 1;

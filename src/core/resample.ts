@@ -1,6 +1,7 @@
 import { AnimClip, type AnimCurve, AnimResource, type RotationMode } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import type { AnimCore } from './anim-core.js';
+import { clipSampleFlags, SAMPLE_MANY_KIND, unitySampleFlags } from './kernel-exports.js';
 
 export interface ResampleOptions {
   /** Keys per second, a finite number > 0. */
@@ -34,7 +35,7 @@ export interface ResampleResult {
   maxDeviationAt: { time: number; curve: number } | null;
 }
 
-/** Key times per `SampleManyJob` call: enough to amortise the call, few enough to keep its buffers small. */
+/** Times per `SampleManyJob` call of the deviation check: enough to amortise the call, few enough to keep its buffers small. */
 const BLOCK = 1024;
 
 /** The most keys (over all curves) one resampled clip may have: a guard against giant allocations. */
@@ -61,10 +62,10 @@ function sourceKeyTimes(clip: AnimClip, end: number): number[] {
  * keys spaced to fill exactly one period, so it keeps cycling at the same rate. Sampling the
  * result at a key time gives the source's value there; between keys the result interpolates
  * (lerp, nlerp for rotations), and `maxDeviation` reports how far that strays. The clip is
- * loaded for the call when it is not loaded already; `core` holds nothing afterwards. Sampling runs
- * through `SampleManyJob`, one wasm call per block of up to 1,024 key times.
+ * loaded for the call when it is not loaded already; `core` holds nothing afterwards. Sampling is
+ * one wasm call (`resampleKeys`, assembly/resample.ts) with the clip's own sampler at each key time.
  * @throws UsageError for an `fps` that is not a finite number > 0, a result of more than 16 million
- *   keys, or clips the core cannot load
+ *   keys, `rotation: 'raw'` on a clip that is not Unity-curve, or clips the core cannot load
  */
 export function resample(core: AnimCore, clip: AnimClip, options: ResampleOptions): ResampleResult {
   const { fps } = options;
@@ -107,30 +108,43 @@ export function resample(core: AnimCore, clip: AnimClip, options: ResampleOption
 }
 
 /**
- * Samples `clip` at k · keyDuration for k < keyCount in blocks of `SampleManyJob` calls and
- * gathers the keys in wasm (`gatherCurveKeys`): returns one pool, curve-major, `4 × keyCount`
- * floats per non-static curve in curve order.
+ * Samples `clip` at k · keyDuration for k < keyCount with one `resampleKeys` call (one instance,
+ * the clip's own sampler per key time): returns one pool, curve-major, `4 × keyCount` floats per
+ * non-static curve in curve order.
+ * @throws UsageError for `rotation: 'raw'` on a clip that is not Unity-curve (as `SampleManyJob`)
  */
 function sampleKeys(core: AnimCore, clip: AnimClip, keyCount: number, keyDuration: number, rotation: RotationMode | undefined): Float32Array {
-  const k = core.kernel;
+  const loaded = core.loadedClip(clip);
+  if (rotation === 'raw' && loaded.kind !== 'unity') throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK)`);
   const animated = clip.curves.flatMap((c, i) => (c.keys.encoding === 'static' ? [] : [i]));
-  const keyTimes = new Float64Array(keyCount);
-  for (let i = 0; i < keyCount; i++) keyTimes[i] = i * keyDuration;
-  const job = core.createSampleMany({ clip, instances: Math.min(BLOCK, keyCount), rotation });
-  const list = k.alloc(4 * animated.length);
-  const dst = k.alloc(16 * keyCount * animated.length);
+  const n = clip.curves.length;
+  // One block: the key pool, then the scratch sample buffer (samples, counts, cursors), then the list.
+  const poolBytes = 16 * keyCount * animated.length;
+  const samplesAt = poolBytes;
+  const countsAt = samplesAt + 16 * n;
+  const cursorsAt = countsAt + 16 * Math.ceil(n / 16);
+  const listAt = cursorsAt + 16 * n;
+  const k = core.kernel;
+  const block = k.alloc(listAt + 4 * animated.length);
   try {
-    core.views.u32.set(animated, list >>> 2);
-    for (let first = 0; first < keyCount; first += BLOCK) {
-      const count = Math.min(BLOCK, keyCount - first);
-      job.run(keyTimes.subarray(first, first + count));
-      k.gatherCurveKeys(job.samplesPtr, count, clip.curves.length, list, animated.length, dst, keyCount, first);
-    }
-    return core.views.f32.slice(dst >>> 2, (dst >>> 2) + 4 * keyCount * animated.length);
+    core.views.u32.set(animated, (block + listAt) >>> 2);
+    k.resampleKeys(
+      loaded.ptr,
+      SAMPLE_MANY_KIND[loaded.kind],
+      clipSampleFlags({ rotation }),
+      unitySampleFlags(rotation),
+      keyCount,
+      keyDuration,
+      block + samplesAt,
+      block + countsAt,
+      block + cursorsAt,
+      block + listAt,
+      animated.length,
+      block,
+    );
+    return core.views.f32.slice(block >>> 2, (block + poolBytes) >>> 2);
   } finally {
-    job.dispose();
-    k.free(list);
-    k.free(dst);
+    k.free(block);
   }
 }
 

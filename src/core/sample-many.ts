@@ -1,15 +1,7 @@
 import { type AnimClip, bindJoints, type JointBinding, type RotationMode, type Skeleton } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import type { AnimCore } from './anim-core.js';
-import {
-  MIX_SLERP,
-  SAMPLE_MANY_KIND,
-  SAMPLE_MANY_OUTPUT,
-  SAMPLE_SLERP,
-  SAMPLE_STEP,
-  SampleManyField,
-  UNITY_SAMPLE_RAW,
-} from './kernel-exports.js';
+import { clipSampleFlags, MIX_SLERP, SAMPLE_MANY_KIND, SAMPLE_MANY_OUTPUT, SampleManyField, unitySampleFlags } from './kernel-exports.js';
 import { LocalToModelJob } from './local-to-model.js';
 import { restInverseBindMatrices } from './sample-many-inverse-bind.js';
 
@@ -108,8 +100,8 @@ export class SampleManyJob {
     this.output = output;
     this.binding = output === 'samples' ? null : bindJoints(clip.curves, options.skeleton!);
     this.jointCount = this.binding?.skeleton.size ?? 0;
-    this.flags = (options.sampleType === 'step' ? SAMPLE_STEP : 0) | (options.rotation === 'slerp' ? SAMPLE_SLERP : 0);
-    this.unityFlags = raw ? UNITY_SAMPLE_RAW : 0;
+    this.flags = clipSampleFlags(options);
+    this.unityFlags = unitySampleFlags(options.rotation);
     this.mixFlags = options.mixRotation === 'slerp' ? MIX_SLERP : 0;
     this.timeFactor = timeFactor;
 

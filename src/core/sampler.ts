@@ -1,7 +1,7 @@
 import type { AnimClip, SampleOptions } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import type { AnimCore } from './anim-core.js';
-import { SAMPLE_SLERP, SAMPLE_STEP, UNITY_SAMPLE_RAW } from './kernel-exports.js';
+import { clipSampleFlags, unitySampleFlags } from './kernel-exports.js';
 import type { AnimSampleBuffer } from './sample-buffer.js';
 
 /**
@@ -48,7 +48,7 @@ export class AnimSampler {
     if (raw && loaded.kind !== 'unity' && clip.curves.some((c) => c.keys.encoding !== 'static')) {
       throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK); clip "${clip.name}" is ${loaded.kind}`);
     }
-    const flags = (options.sampleType === 'step' ? SAMPLE_STEP : 0) | (options.rotation === 'slerp' ? SAMPLE_SLERP : 0);
+    const flags = clipSampleFlags(options);
     const k = this.core.kernel;
     switch (loaded.kind) {
       case 'uniform':
@@ -58,7 +58,7 @@ export class AnimSampler {
         k.keyedClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, out.cursorsPtr, flags, timeFactor);
         return;
       case 'unity':
-        k.unityClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, raw ? UNITY_SAMPLE_RAW : 0, out.cursorsPtr);
+        k.unityClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, unitySampleFlags(options.rotation), out.cursorsPtr);
         return;
     }
   }

@@ -1,36 +1,37 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AnimResource, type AnimClip } from '../../src/anim/index.js';
+import { AnimResource, type AnimClip, type SampleOptions } from '../../src/anim/index.js';
 import { type AnimCore, resample } from '../../src/core/index.js';
 import { UsageError } from '../../src/errors.js';
 import { mrtkToResource, readMrtk } from '../../src/formats/mrtk/index.js';
 import { createCore } from '../helpers/core.js';
 import { haveFixtures, readFixture } from '../helpers/fixtures.js';
-import { arbitraryUniformClip } from '../helpers/random-clip.js';
+import { arbitraryKeyedClip, arbitraryUniformClip } from '../helpers/random-clip.js';
 import { arbitraryUnityClip } from '../helpers/random-unity.js';
 
-/** Largest difference between `a` and its resampling `b` at b's key times (rotations up to sign). */
-function keyTimeError(core: AnimCore, a: AnimClip, b: AnimClip): number {
-  const ra = new AnimResource({ format: 'test', clips: [a, b] });
+/**
+ * Largest difference between `a` sampled at b's key times and b's stored keys (b is a's
+ * resampling; its static curves are a's own), rotations up to sign.
+ */
+function keyTimeError(core: AnimCore, a: AnimClip, b: AnimClip, options: SampleOptions = {}): number {
+  const ra = new AnimResource({ format: 'test', clips: [a] });
   core.load(ra);
-  const [ba, bb] = [core.createSampleBuffer(a), core.createSampleBuffer(b)];
+  const buffer = core.createSampleBuffer(a);
   let worst = 0;
   try {
     for (let k = 0; k < b.keyCount; k++) {
-      const t = k * b.keyDuration;
-      core.sampler.sample(a, t, ba);
-      core.sampler.sample(b, t, bb);
-      a.curves.forEach((c, i) => {
-        const x = ba.sampleOf(i);
-        const y = bb.sampleOf(i);
+      core.sampler.sample(a, k * b.keyDuration, buffer, options);
+      b.curves.forEach((c, i) => {
+        if (c.keys.encoding !== 'uniform') return expect(c).toBe(a.curves[i]);
+        const x = buffer.sampleOf(i);
+        const y = c.keys.values.subarray(4 * k, 4 * k + 4);
         const same = Math.max(...x.map((v, j) => Math.abs(v - y[j]!)));
         const flipped = Math.max(...x.map((v, j) => Math.abs(v + y[j]!)));
         worst = Math.max(worst, c.curveType === 'rotation' ? Math.min(same, flipped) : same);
       });
     }
   } finally {
-    ba.dispose();
-    bb.dispose();
+    buffer.dispose();
     ra.dispose();
   }
   return worst;
@@ -38,8 +39,36 @@ function keyTimeError(core: AnimCore, a: AnimClip, b: AnimClip): number {
 
 describe('resample', () => {
   let core: AnimCore;
+  let scalar: AnimCore;
   beforeAll(async () => {
     core = await createCore('simd');
+    scalar = await createCore('scalar');
+  });
+
+  it('resamples random keyed (AAF, Meteor) clips in both builds: equal to the sampler at key times', () => {
+    fc.assert(
+      fc.property(arbitraryKeyedClip, fc.constantFrom(10, 30, 60), fc.constantFrom('nlerp', 'slerp') as fc.Arbitrary<'nlerp' | 'slerp'>, (clip, fps, rotation) => {
+        for (const c of [core, scalar]) {
+          const { clip: out } = resample(c, clip, { fps, rotation, measureDeviation: false });
+          expect(out.curves.every((x) => x.keys.encoding === 'uniform' || x.keys.encoding === 'static')).toBe(true);
+          expect(keyTimeError(c, clip, out, { rotation })).toBeLessThanOrEqual(1e-5);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("keeps MRTK's raw rotations with rotation 'raw' and refuses it for other clips", () => {
+    fc.assert(
+      fc.property(arbitraryUnityClip, (clip) => {
+        const { clip: out } = resample(scalar, clip, { fps: 30, rotation: 'raw', measureDeviation: false });
+        expect(keyTimeError(scalar, clip, out, { rotation: 'raw' })).toBeLessThanOrEqual(1e-5);
+      }),
+      { numRuns: 50 },
+    );
+    const uniform = fc.sample(arbitraryUniformClip.filter((c) => c.curves.some((x) => x.keys.encoding !== 'static')), 1)[0]!;
+    expect(() => resample(core, uniform, { fps: 30, rotation: 'raw' })).toThrow(UsageError);
+    expect(core.isLoaded(uniform)).toBe(false);
   });
 
   it('turns random Unity-curve clips into uniform clips that equal them at key times', () => {
