@@ -1,6 +1,6 @@
 // resample-batch (issue 6): every fixture and example animation resampled to 60 fps, as
 // `animcore resample` does — joint samples of output per second (every target joint of every output
-// key) and input bytes per second; resample-batch-uniform: only the sources with uniform keys. animcore-* run `resample` as the exporter does (without the
+// key) and input MB/s; resample-batch-uniform: only the sources with uniform keys. animcore-* run `resample` as the exporter does (without the
 // deviation measurement); reference-ts samples the same key times with `referenceSample` in a loop.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -78,6 +78,6 @@ export default function resampleBatch({ cores }) {
   return [
     { name: 'resample-batch', unitsPerRun: outputJointSamples(plan), unit: 'output joint samples/s', contenders, iterations: 3 },
     { name: 'resample-batch-uniform', unitsPerRun: outputJointSamples(uniform), unit: 'output joint samples/s', contenders: contendersFor(uniform), iterations: 3 },
-    { name: 'resample-batch-input', unitsPerRun: inputBytes, unit: 'input bytes/s', contenders, iterations: 3 },
+    { name: 'resample-batch-input', unitsPerRun: inputBytes / 1e6, unit: 'MB/s', contenders, iterations: 3 },
   ];
 }
