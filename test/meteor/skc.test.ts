@@ -50,6 +50,8 @@ describe('readSkc', () => {
     ['a material index out of range', 20, '    f 3 1 0 1 2', 20],
     ['a missing brace', 3, '  {{', 3],
     ['an unknown material keyword', 9, '    Diffuze 1 1 1', 9],
+    ['a negative bone weight', 17, '    v 1 0 0 vt 1 0 Bones 2 0 -0.25 1 1.25', 17],
+    ['bone weights that sum to 0', 18, '    v 0 1 0 vt 0 1 Bones 1 1 0', 18],
   ] as const)('%s is a FormatError with the line', (_, no, line, at) => {
     expect(catchFormatError(() => readSkc(edit(no, line))).line).toBe(at);
   });

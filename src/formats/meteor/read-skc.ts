@@ -101,13 +101,19 @@ function readSkin(c: LineCursor): SkcSkin {
     const tk = line.tokens;
     for (let a = 0; a < 3; a++) positions[3 * v + a] = c.float(tk[1 + a], line, 'position');
     for (let a = 0; a < 2; a++) uvs[2 * v + a] = c.float(tk[5 + a], line, 'uv');
+    let sum = 0;
     for (let j = 0; j < k; j++) {
       // The game parses bone indices as floats and truncates (SKCLoader.cs L255–317).
       const bone = Math.trunc(c.float(tk[9 + 2 * j], line, 'bone index'));
       if (bone < 0 || bone > 0xffff) c.fail('bad-value', line.no, `bone index ${bone} is out of range`);
       joints[influences * v + j] = bone;
-      weights[influences * v + j] = c.float(tk[10 + 2 * j], line, 'bone weight');
+      const weight = c.float(tk[10 + 2 * j], line, 'bone weight');
+      if (!(weight >= 0)) c.fail('bad-value', line.no, `vertex ${v}: bone weight ${weight} is negative; expected weights ≥ 0 that sum to 1`);
+      weights[influences * v + j] = weight;
+      sum += weight;
     }
+    // Spec meteor.md §5: a vertex's weights sum to 1; a zero sum binds it to no bone at all.
+    if (sum === 0) c.fail('bad-value', line.no, `vertex ${v}: bone weights sum to 0; expected a sum of 1`);
   });
   const tLine = keyword(c, '"Triangles: <t>"', 'Triangles:');
   const tc = c.int(c.values(tLine, 1)[0], tLine, 'triangle count');
