@@ -29,12 +29,19 @@ for (const suite of suites) {
   for (const c of suite({ cores, quick })) {
     if (only !== null && !c.name.startsWith(only)) continue;
     if (c.measure) {
-      // Measured elsewhere (a browser page): the case reports its own medians.
-      results[c.name] = Object.fromEntries(Object.entries(await c.measure()).map(([k, v]) => [k, Math.round(v)]));
-      details[c.name] = { ...results[c.name] };
+      // Measured elsewhere (a browser page): the case reports its own { median, spread } per contender.
+      details[c.name] = await c.measure();
+      results[c.name] = Object.fromEntries(Object.entries(details[c.name]).map(([k, v]) => [k, Math.round(v.median)]));
       const base = results[c.name]['threejs'];
       console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, headless Chromium)`);
-      console.table(Object.entries(results[c.name]).map(([contender, v]) => ({ contender, [`median ${c.unit}`]: `${(v / 1e6).toFixed(2)} M`, '× three.js': base ? (v / base).toFixed(1) : '' })));
+      console.table(
+        Object.entries(details[c.name]).map(([contender, v]) => ({
+          contender,
+          [`median ${c.unit}`]: `${(v.median / 1e6).toFixed(2)} M`,
+          spread: `±${(100 * v.spread).toFixed(1)}%`,
+          '× three.js': base ? (v.median / base).toFixed(1) : '',
+        })),
+      );
       continue;
     }
     // Slow cases (a whole batch per run) set fewer `iterations` than tinybench's default.

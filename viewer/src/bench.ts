@@ -1,8 +1,9 @@
 // browser-sample-many (issue 8): in one page of headless Chromium, 1,000 instances of the 64-joint
 // bench rig per frame with skinning matrices, for animcore's SIMD and scalar builds (one
 // SampleManyJob call per frame) and three.js (an AnimationMixer per instance, then
-// updateMatrixWorld and skeleton.update()). Results: joint samples per second, median of the
-// rounds, on `window.__bench` as { "<contender>": number } (`?quick` for short rounds).
+// updateMatrixWorld and skeleton.update()). Results: joint samples per second, the median of the
+// rounds and their spread (median absolute deviation / median), on `window.__bench` as
+// { "<contender>": { median, spread } } (`?quick` for short rounds).
 import { AnimCore, AnimResource, Skeleton } from 'animcore';
 import { toThreeAnimationClip, toThreeSkeleton } from 'animcore/three';
 import * as THREE from 'three';
@@ -15,8 +16,18 @@ const quick = new URLSearchParams(location.search).has('quick');
 const ROUNDS = quick ? 3 : 7;
 const ROUND_MS = quick ? 150 : 600;
 
-/** Median joint samples per second of `frame` over ROUNDS rounds of ROUND_MS each (after a warm-up round). */
-function measure(frame: () => void): number {
+interface Rate {
+  median: number;
+  spread: number;
+}
+
+const medianOf = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+/** Joint samples per second of `frame` over ROUNDS rounds of ROUND_MS each (after a warm-up round). */
+function measure(frame: () => void): Rate {
   const rates: number[] = [];
   for (let round = -1; round < ROUNDS; round++) {
     let frames = 0;
@@ -29,16 +40,16 @@ function measure(frame: () => void): number {
     }
     if (round >= 0) rates.push((frames * JOINTS * INSTANCES * 1000) / (now - start));
   }
-  rates.sort((a, b) => a - b);
-  return rates[Math.floor(rates.length / 2)]!;
+  const median = medianOf(rates);
+  return { median, spread: medianOf(rates.map((r) => Math.abs(r - median))) / median };
 }
 
-async function run(): Promise<Record<string, number>> {
+async function run(): Promise<Record<string, Rate>> {
   const clip = makeRigClip({ joints: JOINTS, seed: 1, name: 'rig' });
   const skeleton = makeRigSkeleton(Skeleton, JOINTS);
   const resource = new AnimResource({ format: 'bench', clips: [clip], skeleton });
   const times = Float64Array.from({ length: INSTANCES }, (_, i) => i * 0.0137);
-  const results: Record<string, number> = {};
+  const results: Record<string, Rate> = {};
   for (const build of ['simd', 'scalar'] as const) {
     const core = await AnimCore.create({ build });
     core.load(resource);
@@ -71,7 +82,7 @@ async function run(): Promise<Record<string, number>> {
 
 run().then(
   (results) => {
-    (window as unknown as { __bench: Record<string, number> }).__bench = results;
+    (window as unknown as { __bench: Record<string, Rate> }).__bench = results;
     document.getElementById('out')!.textContent = JSON.stringify(results, null, 2);
   },
   (e: unknown) => {
