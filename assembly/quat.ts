@@ -1,5 +1,16 @@
 // Quaternion blending of one float4 (x, y, z, w) at `a` and `b` into `out`; `out` may alias
 // either input. Shared by the sampler and the mixer so both use one definition of nlerp/slerp.
+//
+// Zero-length rotations (issue 13 item 4): a blended rotation shorter than 1e-6 has no direction
+// worth keeping (rounding noise), so it becomes identity, as Unity's `Quaternion.Normalize` does
+// below its epsilon and as the MRTK corrected mode does (spec mrtk.md §8, twin `QUAT_MIN_LENGTH`).
+// A zero key therefore samples as identity at its own time and as its neighbour in between.
+// Components beyond ~1.8e19 overflow |q|² in f32; such a quaternion is scaled down before it is
+// normalised instead of collapsing to zero. Both builds take the same branches with the same
+// f32 sums, so they agree bit for bit.
+
+/** |q|² below this (|q| < 1e-6) is a zero rotation. Twin: `QUAT_MIN_LENGTH` in src/reference. */
+const MIN_LENGTH_SQ: f32 = 1e-12;
 
 /** Normalised lerp along the shortest arc: b is negated when dot(a, b) < 0. */
 // @ts-ignore: decorator
@@ -42,7 +53,8 @@ export function nlerpAligned(a: usize, b: usize, w: f32, out: usize): void {
 
 /**
  * Slerp as DirectXMath `XMQuaternionSlerpV` (spec nebula.md §3.4): shortest arc by negating b's
- * weight when dot < 0, linear weights when cos >= 1 - 1e-5, result not renormalised.
+ * weight when dot < 0, linear weights when cos >= 1 - 1e-5, result not renormalised, except that
+ * a result shorter than 1e-6 (only reached from zero keys) is identity, as under nlerp.
  * Computed in f64 so both builds and the TypeScript reference agree closely.
  */
 export function slerpShortest(a: usize, b: usize, w: f32, out: usize): void {
@@ -65,10 +77,15 @@ export function slerpShortest(a: usize, b: usize, w: f32, out: usize): void {
     s0 = 1 - t;
     s1 = sign * t;
   }
-  store<f32>(out, <f32>(s0 * ax + s1 * bx));
-  store<f32>(out, <f32>(s0 * ay + s1 * by), 4);
-  store<f32>(out, <f32>(s0 * az + s1 * bz), 8);
-  store<f32>(out, <f32>(s0 * aw + s1 * bw), 12);
+  const x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, qw = s0 * aw + s1 * bw;
+  if (x * x + y * y + z * z + qw * qw < <f64>MIN_LENGTH_SQ) {
+    storeIdentity(out);
+    return;
+  }
+  store<f32>(out, <f32>x);
+  store<f32>(out, <f32>y, 4);
+  store<f32>(out, <f32>z, 8);
+  store<f32>(out, <f32>qw, 12);
 }
 
 /** dot(a, b) in all four lanes. */
@@ -83,17 +100,55 @@ function dot4(a: v128, b: v128): v128 {
 // @ts-ignore: decorator
 @inline
 function normalizeStore(q: v128, out: usize): void {
-  v128.store(out, f32x4.div(q, f32x4.sqrt(dot4(q, q))));
+  const d = dot4(q, q);
+  const len2 = f32x4.extract_lane(d, 0);
+  if (len2 >= MIN_LENGTH_SQ && len2 <= F32.MAX_VALUE) v128.store(out, f32x4.div(q, f32x4.sqrt(d)));
+  else normalizeOutOfRange(f32x4.extract_lane(q, 0), f32x4.extract_lane(q, 1), f32x4.extract_lane(q, 2), f32x4.extract_lane(q, 3), len2, out);
 }
 
 // @ts-ignore: decorator
 @inline
 function normalizeStore4(x: f32, y: f32, z: f32, w: f32, out: usize): void {
-  const len = Mathf.sqrt(x * x + y * y + z * z + w * w);
-  store<f32>(out, x / len);
-  store<f32>(out, y / len, 4);
-  store<f32>(out, z / len, 8);
-  store<f32>(out, w / len, 12);
+  // (xx + yy) + (zz + ww): the order of dot4, so both builds round alike.
+  const len2 = x * x + y * y + (z * z + w * w);
+  if (len2 >= MIN_LENGTH_SQ && len2 <= F32.MAX_VALUE) {
+    const len = Mathf.sqrt(len2);
+    store<f32>(out, x / len);
+    store<f32>(out, y / len, 4);
+    store<f32>(out, z / len, 8);
+    store<f32>(out, w / len, 12);
+  } else {
+    normalizeOutOfRange(x, y, z, w, len2, out);
+  }
+}
+
+/**
+ * The rare cases of normalising (x, y, z, w) with |q|² = `len2`: a zero rotation (len2 < 1e-12)
+ * becomes identity; an overflowed len2 (+Inf from finite components) is redone after dividing by
+ * the largest magnitude; NaN stays NaN. Kept out of line: the hot loops never come here with
+ * real data.
+ */
+function normalizeOutOfRange(x: f32, y: f32, z: f32, w: f32, len2: f32, out: usize): void {
+  if (len2 < MIN_LENGTH_SQ) {
+    storeIdentity(out);
+    return;
+  }
+  const m = max(max(abs(x), abs(y)), max(abs(z), abs(w)));
+  const sx = x / m, sy = y / m, sz = z / m, sw = w / m;
+  const len = Mathf.sqrt(sx * sx + sy * sy + (sz * sz + sw * sw));
+  store<f32>(out, sx / len);
+  store<f32>(out, sy / len, 4);
+  store<f32>(out, sz / len, 8);
+  store<f32>(out, sw / len, 12);
+}
+
+// @ts-ignore: decorator
+@inline
+function storeIdentity(out: usize): void {
+  store<f32>(out, 0);
+  store<f32>(out, 0, 4);
+  store<f32>(out, 0, 8);
+  store<f32>(out, 1, 12);
 }
 
 /** out = a + (b - a) * w on all four lanes. */

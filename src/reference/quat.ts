@@ -1,5 +1,10 @@
 // Plain-TypeScript twins of assembly/quat.ts, in float64. Each reads float4s at offsets of
 // Float32Arrays and writes one float4.
+import { QUAT_MIN_LENGTH } from './sample-unity.js';
+
+/** |q|² of a zero rotation, rounded to float32 as the kernels' threshold is. */
+const MIN_LENGTH_SQ = Math.fround(QUAT_MIN_LENGTH * QUAT_MIN_LENGTH);
+const IDENTITY: F4 = [0, 0, 0, 1];
 
 export type F4 = [number, number, number, number];
 
@@ -13,8 +18,10 @@ function dot(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number)
   return a[ai]! * b[bi]! + a[ai + 1]! * b[bi + 1]! + a[ai + 2]! * b[bi + 2]! + a[ai + 3]! * b[bi + 3]!;
 }
 
+/** q / |q|; a zero rotation (|q|² < 1e-12) is identity (assembly/quat.ts). */
 function normalize(q: F4): F4 {
   const len = Math.hypot(q[0], q[1], q[2], q[3]);
+  if (len * len < MIN_LENGTH_SQ) return [...IDENTITY];
   return [q[0] / len, q[1] / len, q[2] / len, q[3] / len];
 }
 
@@ -37,7 +44,10 @@ export function nlerp(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi
   return normalize(r);
 }
 
-/** DirectXMath `XMQuaternionSlerpV` (spec nebula.md §3.4): shortest arc, 1e-5 linear fallback, not renormalised. */
+/**
+ * DirectXMath `XMQuaternionSlerpV` (spec nebula.md §3.4): shortest arc, 1e-5 linear fallback, not
+ * renormalised; a result shorter than 1e-6 (from zero keys) is identity, as under nlerp.
+ */
 export function slerp(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, w: number): F4 {
   let c = dot(a, ai, b, bi);
   let sign = 1;
@@ -58,5 +68,5 @@ export function slerp(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi
   }
   const r: F4 = [0, 0, 0, 0];
   for (let k = 0; k < 4; k++) r[k] = s0 * a[ai + k]! + s1 * b[bi + k]!;
-  return r;
+  return r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3] < MIN_LENGTH_SQ ? [...IDENTITY] : r;
 }

@@ -54,7 +54,8 @@ export function referenceSample(clip: AnimClip, time: number, out: SampleArrays,
       let { k0, k1, w } = keys.encoding === 'uniform' ? uniformPair : keyedKeyPair(keys, keyedTime);
       // k1 == n is key 0 after the last key: the aligned copy for rotations, else key 0 itself.
       if (k1 === n && !rotation) k1 = 0;
-      if (step || k0 === k1) v = [src[4 * k0]!, src[4 * k0 + 1]!, src[4 * k0 + 2]!, src[4 * k0 + 3]!];
+      // Keyed kernels copy the key outside the key range; the uniform kernel blends k0 with itself.
+      if (step || (k0 === k1 && keys.encoding === 'keyed')) v = [src[4 * k0]!, src[4 * k0 + 1]!, src[4 * k0 + 2]!, src[4 * k0 + 3]!];
       else if (!rotation) v = lerp4(src, 4 * k0, src, 4 * k1, w);
       else if (useSlerp) v = slerp(src, 4 * k0, src, 4 * k1, w);
       else v = nlerp(src, 4 * k0, src, 4 * k1, w, false);
