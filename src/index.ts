@@ -6,6 +6,18 @@ export { referenceLocalToModel, referenceMix, referenceSample, referenceSampleMa
 export * from './formats/nebula/index.js';
 export * from './formats/meteor/index.js';
 export * from './formats/aaf/index.js';
-export { FORMAT_HANDLERS, findHandler } from './formats/registry.js';
-export type { FormatHandler, OpenInput } from './formats/handler.js';
+export { FORMAT_HANDLERS, companionRoles, detectFormat, formatHandler, type Detection } from './formats/registry.js';
+export type { CompanionRole, Detected, FormatHandler, FormatInput } from './formats/handler.js';
+export { baseName, companionByName, resolveCompanions, type CompanionUse, type Folder } from './formats/companions.js';
+export {
+  openFileSet,
+  openFormatFile,
+  planSet,
+  type NamedBytes,
+  type OpenedFileSet,
+  type OpenedFormatFile,
+  type OpenFormatFileOptions,
+  type SetMember,
+  type SetPlan,
+} from './formats/open-files.js';
 export * from './formats/mrtk/index.js';

@@ -13,8 +13,8 @@ describe('bundled examples', () => {
     expect(new Uint8Array(readFileSync(join(examples, path)))).toEqual(example.bytes);
   });
 
-  it.each(bundledExamples().map((e) => e.path))('%s opens through format detection', (path) => {
-    const opened = openFile(join(examples, path));
+  it.each(bundledExamples().map((e) => e.path))('%s opens through format detection', async (path) => {
+    const opened = await openFile(join(examples, path));
     expect(FORMAT_HANDLERS).toContain(opened.handler);
     expect(opened.resource.clips.length).toBeGreaterThan(0);
   });

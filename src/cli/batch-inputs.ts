@@ -1,14 +1,17 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { UsageError } from '../errors.js';
-import { FORMAT_HANDLERS } from '../formats/registry.js';
+import { planSet, type SetMember } from '../formats/open-files.js';
+import { type Detection, detectFormat } from '../formats/registry.js';
 
 /** One file of a batch: where it is and the sub-folder of `--out` its outputs go to. */
 export interface BatchInput {
   path: string;
   /** Folder relative to the output folder (`''` for files named directly). */
   subfolder: string;
+  /** The format the folder walk detected, handed to the conversion so the file is not detected (parsed) again. */
+  detection?: Detection;
 }
 
 /** What the paths of a batch expand to. */
@@ -20,30 +23,13 @@ export interface BatchInputs {
   protectedPaths: Set<string>;
 }
 
-/**
- * Files that belong to another input of their folder, so that a folder batch does not process them
- * on their own (they are still read as that input's companions):
- * - an AAF animation `<name>.anim.aaf` next to its scene `<name>.scene.aaf` (the scene opens it);
- * - Meteor's shared moves `character.amb` (read with every `p<N>.amb` of its folder).
- * Skeletons (`.n2`, `.constants`, `.bnc`), `.pos` tables and `.skc` meshes are detected as no
- * animation format and are skipped anyway.
- */
-function isCompanion(path: string, siblings: readonly string[]): boolean {
-  const name = basename(path).toLowerCase();
-  if (name === 'character.amb') return true;
-  if (name.endsWith('.anim.aaf')) {
-    const scene = name.slice(0, -'.anim.aaf'.length) + '.scene.aaf';
-    return siblings.some((s) => s.toLowerCase() === scene);
-  }
-  return false;
-}
-
 const GLOB_CHARS = /[*?[\]{}]/;
 
 /**
  * Expands the paths of `animcore resample`: a file is taken as named (its format is checked when
  * it is opened); a folder is walked recursively in name order, keeping the files some format
- * detects by content and that are no companion (`isCompanion`), their sub-folders mirrored; a path
+ * detects by content and that are no companion of another file of their folder (`planSet`: an AAF
+ * animation beside its scene, Meteor's `character.amb`), their sub-folders mirrored; a path
  * that does not exist but holds glob characters is expanded with `tinyglobby` (files only, as
  * named: no companion filtering), the matches' sub-folders below the pattern's literal prefix
  * mirrored. A file reached twice is processed once.
@@ -54,25 +40,28 @@ export async function expandInputs(paths: readonly string[]): Promise<BatchInput
   const seen = new Set<string>();
   const protectedPaths = new Set<string>();
   let skipped = 0;
-  const add = (path: string, subfolder: string) => {
+  const add = (path: string, subfolder: string, detection?: Detection) => {
     const abs = resolve(path);
     protectedPaths.add(abs);
     if (seen.has(abs)) return;
     seen.add(abs);
-    inputs.push({ path, subfolder });
+    inputs.push({ path, subfolder, ...(detection && { detection }) });
   };
   const walk = (root: string, dir: string) => {
-    const entries = readdirSync(dir).sort();
-    for (const e of entries) {
-      const path = join(dir, e);
-      if (statSync(path).isDirectory()) {
-        walk(root, path);
-        continue;
-      }
+    const entries = readdirSync(dir).sort().map((e) => join(dir, e));
+    const members: SetMember[] = [];
+    for (const path of entries) {
+      if (statSync(path).isDirectory()) continue;
       protectedPaths.add(resolve(path));
-      const bytes = new Uint8Array(readFileSync(path));
-      if (isCompanion(path, entries) || !FORMAT_HANDLERS.some((h) => h.detect(bytes, path))) skipped++;
-      else add(path, relative(root, dir));
+      members.push({ name: path, detection: detectFormat(new Uint8Array(readFileSync(path)), path) });
+    }
+    const plan = planSet(members);
+    skipped += plan.companions.length + plan.undetected.length;
+    const mains = new Map(plan.mains.map((m) => [m.name, m.detection!]));
+    for (const path of entries) {
+      const detection = mains.get(path);
+      if (detection) add(path, relative(root, dir), detection);
+      else if (statSync(path).isDirectory()) walk(root, path);
     }
   };
   for (const p of paths) {

@@ -7,6 +7,7 @@ import { animJson } from '../export/json.js';
 import { exportClip } from '../export/export-clip.js';
 import { nax3FromResource, writeNax3 } from '../formats/nebula/index.js';
 import { AnimResource } from '../anim/index.js';
+import { formatHandler } from '../formats/registry.js';
 import { openFile } from './open-file.js';
 import { outputFiles, type Target } from './output-names.js';
 
@@ -22,6 +23,8 @@ export interface ConvertJob {
   /** Absolute paths that must never be written (the batch's inputs and the files beside them). */
   protectedPaths: string[];
   format?: string;
+  /** What the folder walk's detection found (format id and parsed document; plain data for worker threads). */
+  detected?: { format: string; parsed: unknown; rank?: number };
   /** Companion files by role (`--skeleton`, `--bnc`, …), given to every input. */
   companions?: Record<string, string>;
 }
@@ -55,7 +58,8 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
       if (job.protectedPaths.includes(resolve(path))) throw new AnimcoreError(`${path} is an input file; choose another --out`);
       if (existsSync(path) && !job.force) throw new AnimcoreError(`${path} exists; pass --force to replace it`);
     }
-    const opened = openFile(job.input, job.companions ?? {}, job.format);
+    const detection = job.detected && { handler: formatHandler(job.detected.format), detected: { parsed: job.detected.parsed, ...(job.detected.rank !== undefined && { rank: job.detected.rank }) } };
+    const opened = await openFile(job.input, job.companions ?? {}, job.format, detection);
     const resource = opened.resource;
     core.load(resource);
     try {

@@ -1,4 +1,8 @@
+import { Command } from 'commander';
 import type { AnimResource } from '../anim/index.js';
+import { addCompanionOptions, addFormatOption, companionsOf, formatIdsHelp } from './common-options.js';
+import { reportFileError } from './errors.js';
+import { openFile } from './open-file.js';
 
 /** `animcore info --json` for one file (documented in the README). */
 export interface InfoJson {
@@ -59,4 +63,33 @@ export function infoText(info: InfoJson): string {
   for (const r of rows) lines.push(`  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`.trimEnd());
   for (const w of info.warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');
+}
+
+/** `animcore info`: declared here with its options; reports every file, the bad ones on stderr. */
+export function infoCommand(): Command {
+  const command = new Command('info')
+    .description('Print the format, clips (duration, curves, keys, infinity, events), skeleton and warnings of each file')
+    .argument('<files...>', 'animation files (format detected by content)')
+    .option('--json', 'print JSON (one object, or an array for several files)');
+  addFormatOption(command);
+  addCompanionOptions(command);
+  command.addHelpText('after', `\n${formatIdsHelp()}\n\nExamples:\n  animcore info walk.nax3\n  animcore info p0.amb --json\n  animcore info kila_layoutA.nax2 --skeleton kila.n2`);
+  return command.action(async (files: string[], options: Record<string, unknown>) => {
+    const results: InfoJson[] = [];
+    let failed = 0;
+    for (const file of files) {
+      try {
+        results.push(infoJson(file, (await openFile(file, companionsOf(options), options.format as string | undefined)).resource));
+      } catch (e) {
+        reportFileError(e, file);
+        failed++;
+      }
+    }
+    if (options.json) {
+      if (results.length > 0) console.log(JSON.stringify(files.length === 1 ? results[0] : results, null, 2));
+    } else if (results.length > 0) {
+      console.log(results.map(infoText).join('\n\n'));
+    }
+    if (failed > 0 && files.length > 1) console.error(`animcore: ${failed} of ${files.length} files could not be read`);
+  });
 }

@@ -1,6 +1,10 @@
+import { Command, Option } from 'commander';
 import { type AnimResource, bindJoints, type RotationMode } from '../anim/index.js';
-import { type AnimCore, LocalToModelJob } from '../core/index.js';
+import { AnimCore, LocalToModelJob } from '../core/index.js';
 import { UsageError } from '../errors.js';
+import { addCompanionOptions, addFormatOption, companionsOf, formatIdsHelp } from './common-options.js';
+import { reportFileError } from './errors.js';
+import { openFile } from './open-file.js';
 
 /** `animcore sample --json` for one time (documented in the README). */
 export interface SampleJson {
@@ -78,4 +82,41 @@ export function sampleText(s: SampleJson): string {
     lines.push(`  model ${m.joint.padEnd(26)} position ${[x, y, z].map((v) => v.toFixed(6).padStart(12)).join(' ')}`);
   }
   return lines.join('\n');
+}
+
+/** The times of `--time`: seconds, or a comma-separated list (negative times are values). @throws UsageError */
+function parseTimes(spec: string): number[] {
+  const parts = spec.split(',').map((s) => s.trim());
+  const times = parts.map(Number);
+  if (parts.some((s) => s === '') || times.some((t) => !Number.isFinite(t))) {
+    throw new UsageError(`--time takes seconds or a comma-separated list of seconds (e.g. 0.5 or -0.5,0,1.25), got "${spec}"`);
+  }
+  return times;
+}
+
+/** `animcore sample`: declared here with its options. */
+export function sampleCommand(): Command {
+  const command = new Command('sample')
+    .description('Sample one clip of a file at one or more times and print each curve\'s value')
+    .argument('<file>', 'animation file (format detected by content)')
+    .option('--clip <name>', 'clip name or index', '0')
+    .requiredOption('--time <seconds>', 'seconds, or a comma-separated list (required; times outside the clip follow its pre-/post-infinity)', parseTimes)
+    .addOption(new Option('--rotation <mode>', 'rotation blending between keys').choices(['nlerp', 'slerp', 'raw']).default('nlerp'))
+    .option('--model-space', "add the skeleton's model-space matrices (column-major 4×4)")
+    .option('--json', 'print JSON (one object, or an array for several times)');
+  addFormatOption(command);
+  addCompanionOptions(command);
+  command.addHelpText('after', `\n${formatIdsHelp()}\n\nExamples:\n  animcore sample walk.nax3 --time 0.5\n  animcore sample walk.nax3 --clip run --time -0.5,0,1.25 --json\n  animcore sample p0.amb --clip pose3 --time 0.1 --model-space`);
+  return command.action(async (file: string, options: { clip: string; time: number[]; rotation: RotationMode; modelSpace?: boolean; json?: boolean; format?: string } & Record<string, unknown>) => {
+    let samples: SampleJson[];
+    try {
+      const opened = await openFile(file, companionsOf(options), options.format);
+      samples = sampleJson(await AnimCore.create(), opened.resource, options.clip, options.time, options.rotation, options.modelSpace === true);
+    } catch (e) {
+      reportFileError(e, file);
+      return;
+    }
+    if (options.json) console.log(JSON.stringify(samples.length === 1 ? samples[0] : samples, null, 2));
+    else console.log(samples.map(sampleText).join('\n\n'));
+  });
 }

@@ -1,28 +1,75 @@
 import type { AnimResource } from '../anim/index.js';
 
-/** What a format reader gets from the CLI (or any caller that works with files). */
-export interface OpenInput {
-  /** Path of the named file (for messages and sibling look-up). */
-  path: string;
-  bytes: Uint8Array;
+/**
+ * A companion file a format opens with its main file (a skeleton, a pose table, a scene). The CLI
+ * offers one option per role (`--<role in kebab-case> <file>`: `characterAmb` → `--character-amb`),
+ * and companions not given are looked for beside the main file by name (`companions.ts`).
+ */
+export interface CompanionRole {
+  /** Key in `FormatInput.companions`. */
+  readonly role: string;
   /**
-   * Bytes of a file in the same folder whose name matches `name` case-insensitively (game files
-   * mix cases: `p0.amb` goes with `P0.bnc`), or `undefined` when there is none.
+   * Name endings looked for beside the main file, as `<base><extension>` (`p0.amb` → `p0.bnc`),
+   * in order, case-insensitively; `<base>` is the main file's name without its format extension.
    */
+  readonly extensions: readonly string[];
+  /** Whole file names looked for beside the main file (Meteor's `character.amb`), case-insensitively. */
+  readonly names?: readonly string[];
+  /** One line for `--help` and messages. */
+  readonly description: string;
+  /** `open` cannot do without it: a `UsageError` names it when it is neither given nor found. */
+  readonly required?: boolean;
+}
+
+/** What a handler's detection found. */
+export interface Detected<P = unknown> {
+  /** What detection parsed, handed to `open` so that no file is parsed twice. */
+  readonly parsed: P;
+  /**
+   * Among files of one format that take each other as companions, the higher rank opens the set
+   * (an AAF scene over its animation, which would otherwise each claim the other). Default 0.
+   */
+  readonly rank?: number;
+}
+
+/** What a handler's `open` gets: the main file, what detection parsed and the companions. */
+export interface FormatInput<P = unknown> {
+  /** Path or name of the main file (for messages and names). */
+  readonly path: string;
+  readonly bytes: Uint8Array;
+  /** What `detect` parsed; undefined when detection was skipped (`--format`), so `open` reads the bytes itself. */
+  readonly detected?: P;
+  /** Companion files by role: given by the caller, else found beside the main file (`resolveCompanions`). */
+  readonly companions: Readonly<Partial<Record<string, Uint8Array>>>;
+  /** Bytes of another file beside the main one by exact name (case-insensitive), for formats that reference files by name. */
   sibling(name: string): Uint8Array | undefined;
-  /** Files given explicitly by role (e.g. `skeleton`, `bnc`, `pos`, `scene`, `animation`). */
-  companions: Readonly<Record<string, Uint8Array>>;
 }
 
 /**
- * One format family as the CLI sees it. `detect` decides by content (magic, structure), never by
- * extension alone; `open` reads the file (and its companions) into an `AnimResource` and throws
- * `FormatError` on bad bytes.
+ * One format family: what the registry (`registry.ts`) knows of it. Each `src/formats/<fmt>/`
+ * folder exports exactly one handler from `handler.ts`, built on the folder's `open<Fmt>`.
  */
-export interface FormatHandler {
-  /** Stable id, e.g. `nax2`; `--format` takes it. */
+export interface FormatHandler<P = unknown> {
+  /** Stable id; `--format` takes it. */
   readonly id: string;
   readonly description: string;
-  detect(bytes: Uint8Array, path: string): boolean;
-  open(input: OpenInput): AnimResource;
+  /**
+   * Higher first: the order `detectFormat` tries handlers in (cheap magic checks before AAF's full
+   * read), and which file of a set opens it when files of several formats are given together.
+   */
+  readonly priority: number;
+  /** Name endings of the format's own files (longest first where one ends another: `.scene.aaf` before `.aaf`). */
+  readonly extensions: readonly string[];
+  readonly companions: readonly CompanionRole[];
+  /**
+   * Decides by content (magic, structure), never by extension alone: `null` when the bytes are not
+   * of this format. Never throws for bad bytes.
+   */
+  detect(bytes: Uint8Array, path: string): Detected<P> | null;
+  /**
+   * Reads the main file (continuing from `detected` when given) with its companions into a resource.
+   * May return a Promise (readers built on async libraries); callers await it.
+   * @throws FormatError for bad bytes, UsageError for a missing required companion
+   */
+  open(input: FormatInput<P>): AnimResource | Promise<AnimResource>;
 }

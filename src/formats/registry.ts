@@ -1,29 +1,51 @@
-import { FormatError } from '../errors.js';
-import { aafAnimationHandler, aafSceneHandler } from './aaf/handler.js';
-import type { FormatHandler } from './handler.js';
+import { UsageError } from '../errors.js';
+import { aafHandler } from './aaf/handler.js';
+import type { CompanionRole, Detected, FormatHandler } from './handler.js';
 import { meteorHandler } from './meteor/handler.js';
-import { nebulaHandler } from './nebula/handler.js';
 import { mrtkHandler } from './mrtk/handler.js';
+import { nebulaHandler } from './nebula/handler.js';
 
 /**
- * Every format the CLI can open, in detection order (the first whose `detect` accepts the bytes
- * wins). Each format folder contributes its handlers here.
+ * Every format animcore opens: one row per `src/formats/<fmt>/` folder, in detection order
+ * (`priority`, highest first). The CLI's `--format` ids and companion options and the viewer's
+ * file-set opening all come from this table.
  */
-// Formats with a magic come first; AAF has none and is detected by a full read.
-export const FORMAT_HANDLERS: readonly FormatHandler[] = [nebulaHandler, meteorHandler, mrtkHandler, aafSceneHandler, aafAnimationHandler];
+export const FORMAT_HANDLERS: readonly FormatHandler[] = [nebulaHandler, meteorHandler, mrtkHandler, aafHandler].sort((a, b) => b.priority - a.priority);
 
-/** The handler for `bytes`: `formatId` when given, else the first that detects the content. */
-export function findHandler(bytes: Uint8Array, path: string, formatId?: string): FormatHandler {
-  if (formatId !== undefined) {
-    const h = FORMAT_HANDLERS.find((f) => f.id === formatId);
-    if (!h) {
-      throw new FormatError(formatId, 'unknown-format', { offset: 0 }, `unknown format; known: ${FORMAT_HANDLERS.map((f) => f.id).join(', ')}`);
-    }
-    return h;
+/** A file's format as detection found it: the handler and what it parsed (handed to `open`). */
+export interface Detection {
+  handler: FormatHandler;
+  detected: Detected;
+}
+
+/**
+ * The handler with `id` (`--format`).
+ * @throws UsageError naming the known ids when there is none
+ */
+export function formatHandler(id: string): FormatHandler {
+  const handler = FORMAT_HANDLERS.find((h) => h.id === id);
+  if (!handler) throw new UsageError(`unknown format "${id}"; known formats: ${FORMAT_HANDLERS.map((h) => h.id).join(', ')}`);
+  return handler;
+}
+
+/** The first handler (by priority) whose `detect` accepts the bytes, with what it parsed; `null` when none does. Never throws for bad bytes. */
+export function detectFormat(bytes: Uint8Array, path: string): Detection | null {
+  for (const handler of FORMAT_HANDLERS) {
+    const detected = handler.detect(bytes, path);
+    if (detected) return { handler, detected };
   }
-  const h = FORMAT_HANDLERS.find((f) => f.detect(bytes, path));
-  if (!h) {
-    throw new FormatError('unknown', 'unrecognised', { offset: 0 }, `${path} is not a file of any supported format (${FORMAT_HANDLERS.map((f) => f.id).join(', ')})`);
+  return null;
+}
+
+/**
+ * The companion roles of every format, one per role name (descriptions of formats sharing a role
+ * joined with `; `), in registry order: the CLI's companion options.
+ */
+export function companionRoles(): CompanionRole[] {
+  const byRole = new Map<string, CompanionRole>();
+  for (const c of FORMAT_HANDLERS.flatMap((h) => h.companions)) {
+    const seen = byRole.get(c.role);
+    byRole.set(c.role, seen ? { ...seen, description: `${seen.description}; ${c.description}` } : c);
   }
-  return h;
+  return [...byRole.values()];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeTeapotMan } from '../../src/formats/aaf/teapot-man.js';
-import { openAafScene } from '../../src/formats/aaf/open-scene.js';
+import { openAafScene } from '../../src/formats/aaf/open.js';
 import { readAafAnimation } from '../../src/formats/aaf/read-animation.js';
 import { readAafScene } from '../../src/formats/aaf/read-scene.js';
 

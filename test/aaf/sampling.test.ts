@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnimClip, AnimResource } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { aafAnimationToResource } from '../../src/formats/aaf/to-resource.js';
-import { openAafScene } from '../../src/formats/aaf/open-scene.js';
+import { openAafScene } from '../../src/formats/aaf/open.js';
 import { readAafAnimation } from '../../src/formats/aaf/read-animation.js';
 import { makeTeapotMan } from '../../src/formats/aaf/teapot-man.js';
 import { referenceSample } from '../../src/reference/index.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import type { AafAnimationObject } from '../../src/formats/aaf/animation.js';
 import { aafHeader } from '../../src/formats/aaf/header.js';
-import { openAafScene } from '../../src/formats/aaf/open-scene.js';
+import { openAafScene } from '../../src/formats/aaf/open.js';
 import { readAafAnimation } from '../../src/formats/aaf/read-animation.js';
 import { readAafScene } from '../../src/formats/aaf/read-scene.js';
 import type { AafSceneObject } from '../../src/formats/aaf/scene.js';

@@ -86,9 +86,9 @@ describe.skipIf(!enabled)('viewer in headless Chromium', () => {
   }
 
   /** Node's sampling of the same file set at `time` with `build`. */
-  function nodePose(c: Case, time: number, build: 'simd' | 'scalar') {
+  async function nodePose(c: Case, time: number, build: 'simd' | 'scalar') {
     const dir = c.source === 'examples' ? join(root, 'examples') : join(FIXTURES, c.source);
-    const { resource } = openFile(join(dir, c.files[0]!));
+    const { resource } = await openFile(join(dir, c.files[0]!));
     const core = cores[build]!;
     core.load(resource);
     const clip = resource.clips[0]!;
@@ -115,7 +115,7 @@ describe.skipIf(!enabled)('viewer in headless Chromium', () => {
       const opened = await openPage(page, c);
       expect(opened.clips.length).toBeGreaterThan(0);
       expect(await page.evaluate(() => window.__animcore.build)).toBe('simd');
-      const { duration } = nodePose(c, 0, 'simd');
+      const { duration } = await nodePose(c, 0, 'simd');
       const time = 0.37 * duration;
       await page.evaluate((t) => {
         window.__animcore.pause();
@@ -123,7 +123,7 @@ describe.skipIf(!enabled)('viewer in headless Chromium', () => {
       }, time);
       const frames = await page.evaluate(() => window.__animcore.frames());
       await page.waitForFunction((f) => window.__animcore.frames() > f + 2, frames);
-      expectPose(await page.evaluate((t) => window.__animcore.pose(t), time), nodePose(c, time, 'simd'));
+      expectPose(await page.evaluate((t) => window.__animcore.pose(t), time), await nodePose(c, time, 'simd'));
       const still = await page.evaluate(() => window.__animcore.canvas());
       expect(still.differing).toBeGreaterThan(0.005); // not blank
       await page.screenshot({ path: join(results, `viewer-${c.name}.png`) });
@@ -175,7 +175,7 @@ describe.skipIf(!enabled)('viewer in headless Chromium', () => {
       const c = CASES[1]!;
       await openPage(page, c);
       expect(await page.evaluate(() => window.__animcore.build)).toBe('scalar');
-      expectPose(await page.evaluate(() => window.__animcore.pose(0.5)), nodePose(c, 0.5, 'scalar'));
+      expectPose(await page.evaluate(() => window.__animcore.pose(0.5)), await nodePose(c, 0.5, 'scalar'));
     } finally {
       await context.close();
     }

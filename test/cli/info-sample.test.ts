@@ -79,9 +79,9 @@ describe.skipIf(!haveFixtures('nebula') || !haveFixtures('meteor') || !haveFixtu
     }
   });
 
-  it.each(FIXTURES)('%s/%s: sample --json equals the library at several times', (format, name) => {
+  it.each(FIXTURES)('%s/%s: sample --json equals the library at several times', async (format, name) => {
     const path = fixturePath(format, name);
-    const { resource } = openFile(path);
+    const { resource } = await openFile(path);
     const clip = resource.clips[resource.clips.length - 1]!;
     const times = [0, clip.duration / 3, clip.duration * 1.7];
     const out = json('sample', path, '--clip', clip.name, '--time', times.join(','), '--rotation', 'slerp');

@@ -10,7 +10,7 @@ import { EXAMPLES_DIR } from '../helpers/export-inputs.js';
 import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
 
 async function roundTrip(core: AnimCore, path: string) {
-  const resource = openFile(path).resource;
+  const resource = (await openFile(path)).resource;
   const exported = gltfDocument(core, resource);
   const [glb] = await writeGltf(exported.document, 'glb', 'x');
   return { resource, doc: await new NodeIO().readBinary(glb!.bytes), exported };
@@ -48,8 +48,8 @@ describe('glTF export content', () => {
     expect(extras.animcore.events.map((e) => e.name)).toEqual(['wave']);
   });
 
-  it('JSON: a cycling uniform clip repeats key 0 at its end; constant curves are one key', () => {
-    const resource = openFile(join(EXAMPLES_DIR, 'nebula', 'wave.nax3')).resource;
+  it('JSON: a cycling uniform clip repeats key 0 at its end; constant curves are one key', async () => {
+    const resource = (await openFile(join(EXAMPLES_DIR, 'nebula', 'wave.nax3'))).resource;
     const { json } = animJson(core, resource);
     const clip = json.clips[0]!;
     const rotation = clip.curves.find((c) => c.type === 'rotation')!;

@@ -76,7 +76,7 @@ describe('glTF export', () => {
   it.each(inputs.flatMap((path) => MODES.map(([mode, options]) => [path, mode, options] as const)))(
     '%s (%s) passes the Khronos validator and samples like animcore',
     async (path, mode, options) => {
-      const resource = openFile(path).resource;
+      const resource = (await openFile(path)).resource;
       core.load(resource);
       const exported = gltfDocument(core, resource, options);
       const [glb] = await writeGltf(exported.document, 'glb', 'out');

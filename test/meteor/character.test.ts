@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type AnimClip, bindJoints, type SampleArrays } from '../../src/anim/index.js';
 import { type AnimCore, localToModel } from '../../src/core/index.js';
 import { FormatError, UsageError } from '../../src/errors.js';
-import type { OpenInput } from '../../src/formats/handler.js';
+import { openFormatFile, planSet } from '../../src/formats/open-files.js';
 import { AMB_HEADER_BYTES, meteorHandler, meteorLoopTime, openMeteorCharacter } from '../../src/formats/meteor/index.js';
-import { findHandler } from '../../src/formats/registry.js';
+import { detectFormat } from '../../src/formats/registry.js';
 import { referenceLocalToModel, referenceSample } from '../../src/reference/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
 import { expectedJson, haveFixtures, readFixture } from '../helpers/fixtures.js';
@@ -170,27 +170,32 @@ describe.runIf(haveFixtures('meteor'))('openMeteorCharacter on P0', () => {
   });
 
   describe('format handler', () => {
-    const folder: Record<string, Uint8Array> = { 'p0.amb': files.amb, 'P0.bnc': files.bnc, 'P0.pos': files.pos, 'p0.skc': readFixture('meteor', 'p0.skc') };
-    const input = (path: string, companions: Record<string, Uint8Array> = {}, names = folder): OpenInput => ({
-      path,
-      bytes: files.amb,
-      companions,
-      sibling: (name) => Object.entries(names).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1],
-    });
+    const names: Record<string, Uint8Array> = { 'p0.amb': files.amb, 'P0.bnc': files.bnc, 'P0.pos': files.pos, 'p0.skc': readFixture('meteor', 'p0.skc') };
+    const folder = (entries: Record<string, Uint8Array>) => ({ names: () => Object.keys(entries), read: (name: string) => entries[name]! });
 
     it('detects .amb by its BANIM magic and is registered', () => {
-      expect(meteorHandler.detect(files.amb, 'x.bin')).toBe(true);
-      expect(meteorHandler.detect(files.bnc, 'P0.bnc')).toBe(false);
-      expect(findHandler(files.amb, 'p0.amb').id).toBe('meteor');
+      expect(meteorHandler.detect(files.amb, 'x.bin')).not.toBeNull();
+      expect(meteorHandler.detect(files.bnc, 'P0.bnc')).toBeNull();
+      expect(detectFormat(files.amb, 'p0.amb')?.handler.id).toBe('meteor');
     });
 
-    it('finds P0.bnc and P0.pos next to p0.amb case-insensitively, or takes companions', () => {
-      const r = meteorHandler.open(input('game/p0.amb'));
-      expect(r.clips).toHaveLength(9);
-      expect(r.info.skin).toBeDefined();
-      const named = meteorHandler.open(input('elsewhere/walk.amb', { bnc: files.bnc, pos: files.pos }, {}));
-      expect(named.clips).toHaveLength(9);
-      expect(() => meteorHandler.open(input('elsewhere/walk.amb', { bnc: files.bnc }, {}))).toThrow(UsageError);
+    it('finds P0.bnc and P0.pos next to p0.amb case-insensitively, or takes companions', async () => {
+      const r = await openFormatFile({ name: 'game/p0.amb', bytes: files.amb }, { folder: folder(names) });
+      expect(r.resource.clips).toHaveLength(9);
+      expect(r.resource.info.skin).toBeDefined();
+      expect(r.companions.map((c) => c.file)).toEqual(['P0.bnc', 'P0.pos', 'p0.skc']);
+      const given = { bnc: { file: 'b', bytes: files.bnc }, pos: { file: 'p', bytes: files.pos } };
+      const named = await openFormatFile({ name: 'elsewhere/walk.amb', bytes: files.amb }, { companions: given });
+      expect(named.resource.clips).toHaveLength(9);
+      await expect(openFormatFile({ name: 'elsewhere/walk.amb', bytes: files.amb }, { companions: { bnc: given.bnc } })).rejects.toThrow(UsageError);
+      await expect(openFormatFile({ name: 'elsewhere/walk.amb', bytes: files.amb }, { companions: { bnc: given.bnc } })).rejects.toThrow(/no walk\.pos beside it.*--pos/);
+    });
+
+    it('in a folder, character.amb is a companion of p0.amb, not an input of its own', () => {
+      const plan = planSet(['character.amb', 'p0.amb', 'P0.bnc'].map((name) => ({ name, detection: name.endsWith('.amb') ? detectFormat(files.amb, name) : null })));
+      expect(plan.mains.map((m) => m.name)).toEqual(['p0.amb']);
+      expect(plan.companions.map((m) => m.name)).toEqual(['character.amb']);
+      expect(plan.undetected.map((m) => m.name)).toEqual(['P0.bnc']);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/errors.js';
-import { findHandler } from '../../src/formats/registry.js';
+import { detectFormat } from '../../src/formats/registry.js';
 import { readMrtk, writeMrtk } from '../../src/formats/mrtk/index.js';
 import { haveFixtures, readFixture } from '../helpers/fixtures.js';
 
@@ -74,7 +74,7 @@ describe.runIf(haveFixtures('mrtk'))('MRTK fixtures', () => {
   });
 
   it('is detected by content', () => {
-    expect(findHandler(readFixture('mrtk', SMALL), 'x.dat').id).toBe('mrtk');
+    expect(detectFormat(readFixture('mrtk', SMALL), 'x.dat')?.handler.id).toBe('mrtk');
   });
 
   it('every truncation of the small recording is a FormatError naming an offset', () => {

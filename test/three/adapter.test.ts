@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as THREE from 'three';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimClip, type AnimCurve, AnimResource, Skeleton } from '../../src/anim/index.js';
-import { openFile } from '../../src/cli/open-file.js';
+import { openAafScene } from '../../src/formats/aaf/open.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { InstancedBoneTexture, SkeletonPlayer, toThreeAnimationClip, toThreeSkeleton } from '../../src/three/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
@@ -52,7 +53,7 @@ function expectMatricesClose(a: ArrayLike<number>, b: ArrayLike<number>, tol = 1
 const sources: [string, () => AnimResource][] = [
   ['uniform rig, cycling', () => rig('cycle')],
   ['uniform rig, constant post-infinity', () => rig('constant')],
-  ['AAF teapot-man (keyed)', () => openFile(join(examples, 'aaf', 'teapot-man.scene.aaf')).resource],
+  ['AAF teapot-man (keyed)', () => openAafScene({ scene: readFileSync(join(examples, 'aaf', 'teapot-man.scene.aaf')), animation: readFileSync(join(examples, 'aaf', 'teapot-man.anim.aaf')) })],
 ];
 
 describe.each(BUILDS)('three.js adapter, %s build', (build) => {

@@ -58,13 +58,13 @@ async function open(files: NamedBytes[]): Promise<AnimResource> {
   state.view?.dispose();
   state.view = null;
   state.resource?.dispose();
-  const opened = openFileSet(files);
+  const opened = await openFileSet(files);
   state.files = files;
   state.resource = opened.resource;
   core.load(opened.resource);
   const r = opened.resource;
   $('facts').textContent = [
-    `${opened.primary} (${files.length} file${files.length > 1 ? 's' : ''})`,
+    `${opened.main} (${files.length} file${files.length > 1 ? 's' : ''})`,
     `format: ${r.format} (${opened.handler.description})`,
     `clips: ${r.clips.length}, skeleton: ${r.skeleton ? `${r.skeleton.size} joints` : r.format === 'mrtk' ? 'none (camera and hands)' : 'none (joints drawn unconnected)'}, meshes: ${r.meshes.length}`,
     `build: ${core.simd ? 'SIMD' : 'scalar'}`,

@@ -18,7 +18,7 @@ async function handle(request: Request): Promise<void> {
     for (const job of jobs.values()) job.dispose();
     jobs.clear();
     resource?.dispose();
-    resource = openFileSet(request.files).resource;
+    resource = (await openFileSet(request.files)).resource;
     c.load(resource);
     postMessage({ type: 'opened', format: resource.format, clips: resource.clips.map((clip) => clip.name), build: c.simd ? 'simd' : 'scalar' });
     return;

@@ -1,67 +1,37 @@
-import type { AnimResource } from '../../anim/index.js';
 import { FormatError } from '../../errors.js';
-import type { FormatHandler, OpenInput } from '../handler.js';
-import { AAF_VERSION } from './header.js';
-import { openAafScene } from './open-scene.js';
-import { readAafAnimation } from './read-animation.js';
-import { readAafScene } from './read-scene.js';
-import { aafAnimationToResource } from './to-resource.js';
+import type { FormatHandler } from '../handler.js';
+import { type AafDocument, openAaf, readAafFile } from './open.js';
 
 /**
- * File name suffixes that pair a scene with its animation in one folder: `walk.scene.aaf` goes
- * with `walk.anim.aaf` (case-insensitive; the project's convention, the post names no files).
+ * ABTOMAT AAF v2 scene and animation files (spec aaf.md), detected by a full read (the format has
+ * no magic). A scene takes its animation (`<name>.anim.aaf` beside `<name>.scene.aaf`, or the
+ * `animation` companion) and binds it by name (§3.2); an animation takes its scene the same way,
+ * else opens alone. Of a scene and its animation in one folder, the scene opens the pair (rank 1).
+ * The `.scene.aaf` / `.anim.aaf` pairing is the project's convention; the post names no files.
  */
-const SUFFIX = { scene: '.scene.aaf', animation: '.anim.aaf' } as const;
-
-/** The name of the `want` file paired with `path` by `SUFFIX`, or undefined when `path` has no pairing suffix. */
-function pairedName(path: string, want: keyof typeof SUFFIX): string | undefined {
-  const name = path.split(/[\\/]/).pop() ?? '';
-  const have = want === 'scene' ? SUFFIX.animation : SUFFIX.scene;
-  return name.toLowerCase().endsWith(have) ? name.slice(0, name.length - have.length) + SUFFIX[want] : undefined;
-}
-
-/** The companion given by role, else the sibling paired by name. */
-function companion(input: OpenInput, want: keyof typeof SUFFIX): Uint8Array | undefined {
-  const name = pairedName(input.path, want);
-  return input.companions[want] ?? (name === undefined ? undefined : input.sibling(name));
-}
-
-/**
- * Whether `read` accepts the bytes. AAF has no magic (any 10-byte name is accepted, spec aaf.md
- * §1), so detection checks the version field and then the whole structure.
- */
-function reads(bytes: Uint8Array, read: (b: Uint8Array) => unknown): boolean {
-  if (bytes.length < 14 || bytes[10]! + 256 * bytes[11]! !== AAF_VERSION) return false;
-  try {
-    read(bytes);
-    return true;
-  } catch (e) {
-    if (e instanceof FormatError) return false;
-    throw e;
-  }
-}
-
-/**
- * ABTOMAT AAF scene files (spec aaf.md §3); the animation comes from `companions.animation` or
- * the sibling `<name>.anim.aaf`, and is bound by name (§3.2).
- */
-export const aafSceneHandler: FormatHandler = {
-  id: 'aaf-scene',
-  description: 'ABTOMAT AAF v2 scene (object tree, surfaces), with <name>.anim.aaf when present',
-  detect: (bytes) => reads(bytes, readAafScene),
-  open: (input): AnimResource => openAafScene({ scene: input.bytes, animation: companion(input, 'animation') }),
-};
-
-/**
- * ABTOMAT AAF animation files (spec aaf.md §2); bound to `companions.scene` or the sibling
- * `<name>.scene.aaf` when there is one, else read alone.
- */
-export const aafAnimationHandler: FormatHandler = {
-  id: 'aaf-animation',
-  description: 'ABTOMAT AAF v2 animation (position/rotation/scale keys), with <name>.scene.aaf when present',
-  detect: (bytes) => reads(bytes, readAafAnimation),
-  open(input): AnimResource {
-    const scene = companion(input, 'scene');
-    return scene ? openAafScene({ scene, animation: input.bytes }) : aafAnimationToResource(readAafAnimation(input.bytes));
+export const aafHandler: FormatHandler<AafDocument> = {
+  id: 'aaf',
+  description: 'ABTOMAT AAF v2 scene (object tree, surfaces) or animation (position/rotation/scale keys)',
+  priority: 10,
+  extensions: ['.scene.aaf', '.anim.aaf', '.aaf'],
+  companions: [
+    { role: 'scene', extensions: ['.scene.aaf'], description: 'AAF scene the animation binds to by object name' },
+    { role: 'animation', extensions: ['.anim.aaf'], description: 'AAF animation bound to the scene by object name' },
+  ],
+  detect(bytes) {
+    try {
+      const parsed = readAafFile(bytes);
+      return { parsed, rank: parsed.kind === 'scene' ? 1 : 0 };
+    } catch (e) {
+      if (e instanceof FormatError) return null;
+      throw e;
+    }
+  },
+  open(input) {
+    const doc = input.detected ?? readAafFile(input.bytes);
+    const { scene, animation } = input.companions;
+    return doc.kind === 'scene'
+      ? openAaf({ scene: doc.scene, ...(animation && { animation }) })
+      : openAaf({ animation: doc.animation, ...(scene && { scene }) });
   },
 };

@@ -27,6 +27,6 @@ export { writeAafAnimation } from './write-animation.js';
 export { writeAafScene } from './write-scene.js';
 export { AAF_DEFAULT_FPS, aafSecondsPerUnit, type AafTimeOptions } from './time.js';
 export { aafAnimationToResource, aafSceneToResource, type AafResourceOptions } from './to-resource.js';
-export { openAafScene, type AafSceneFiles } from './open-scene.js';
-export { aafAnimationHandler, aafSceneHandler } from './handler.js';
+export { openAaf, openAafScene, readAafFile, type AafDocument, type AafFiles, type AafSceneFiles } from './open.js';
+export { aafHandler } from './handler.js';
 export { makeTeapotMan } from './teapot-man.js';

@@ -8,4 +8,5 @@ export { loopTime, meteorLoopTime, type LoopWindow } from './loop-time.js';
 export { bncSkeleton, type BncSkeleton } from './bnc-skeleton.js';
 export type { AxisOptions } from './axes.js';
 export { openMeteorCharacter, type MeteorCharacterFiles, type UnavailablePose } from './to-resource.js';
+export { openMeteor, type MeteorFiles } from './open.js';
 export { meteorHandler } from './handler.js';

@@ -1,6 +1,7 @@
 export { readMrtk } from './read.js';
 export { writeMrtk, type WriteMrtkOptions } from './write.js';
 export { mrtkToResource } from './to-resource.js';
+export { openMrtk, type MrtkFiles, type OpenMrtkOptions } from './open.js';
 export { mrtkHandler, isMrtk } from './handler.js';
 export { TRACKED_HAND_JOINTS, type TrackedHandJoint } from './tracked-hand-joint.js';
 export {

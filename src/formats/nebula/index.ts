@@ -11,7 +11,7 @@ export { readN2Skeleton, type N2Skeleton, type N2Clip, type N2State } from './re
 export { readConstantsSkeleton, type ConstantsSkeleton } from './read-constants-skeleton.js';
 export { nax2ToResource, nax3ToResource, NAX3_CURVE_TYPES } from './to-resource.js';
 export { nax3FromResource, type Nax3FromResourceOptions } from './from-resource.js';
-export { openNebula, detectNebulaFormat, readNebulaSkeleton, type OpenNebulaInput, type NebulaFormat } from './open.js';
+export { openNebula, detectNebulaFormat, readNebulaSkeleton, type OpenNebulaInput, type OpenNebulaOptions, type NebulaFormat } from './open.js';
 export type { NebulaSkeletonInput } from './skeleton-input.js';
 export {
   NAX2_IPOL_NAMES,

@@ -46,6 +46,12 @@ function isNanim2Text(text: string): boolean {
   return false;
 }
 
+/** Options of `openNebula`. */
+export interface OpenNebulaOptions {
+  /** The animation's format when already detected (`detectNebulaFormat`); detected again otherwise. */
+  format?: NebulaFormat;
+}
+
 export interface OpenNebulaInput {
   /** The animation file: `.nax2`, `.nax3` or `.nanim2`, told apart by content. */
   animation: Uint8Array;
@@ -65,10 +71,10 @@ export interface OpenNebulaInput {
  * 0) when the animation is none of the three formats; `UsageError` when `animation` is not a
  * `Uint8Array`.
  */
-export function openNebula(input: OpenNebulaInput): AnimResource {
+export function openNebula(input: OpenNebulaInput, options: OpenNebulaOptions = {}): AnimResource {
   if (!(input?.animation instanceof Uint8Array)) throw new UsageError('openNebula: `animation` must be a Uint8Array');
   const skeleton = input.skeleton === undefined ? undefined : readNebulaSkeleton(input.skeleton);
-  const format = detectNebulaFormat(input.animation);
+  const format = options.format ?? detectNebulaFormat(input.animation);
   switch (format) {
     case 'nax2':
       return nax2ToResource(readNax2(input.animation), skeleton);

@@ -1,0 +1,58 @@
+import { CommanderError } from 'commander';
+import { AnimcoreError, UsageError } from '../errors.js';
+
+/** Plain words for the file-system errors a user meets (instead of `ENOENT: no such file or directory, open 'x'`). */
+const FS_REASONS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EISDIR: 'is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ELOOP: 'too many levels of symbolic links (a link cycle)',
+  ENAMETOOLONG: 'the name is too long',
+  ENOSPC: 'no space left on the device',
+  EFBIG: 'the file is too large to write',
+  EROFS: 'the file system is read-only',
+  EMFILE: 'too many open files',
+  EEXIST: 'already exists',
+};
+
+/** Whether `e` is a file-system error (`code` such as `ENOENT`). */
+export function isFsError(e: unknown): e is NodeJS.ErrnoException {
+  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && typeof (e as NodeJS.ErrnoException).syscall === 'string';
+}
+
+/**
+ * One line saying what went wrong, naming the file: `<path>: <reason>` for file-system errors (the
+ * path the system names, else `file`), the message for animcore's errors (prefixed with `file`
+ * when given and not already named in it).
+ */
+export function errorLine(e: unknown, file?: string): string {
+  if (isFsError(e)) {
+    const path = e.path ?? file ?? '';
+    const reason = FS_REASONS[e.code!] ?? e.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+    return `${path}: ${reason}`;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return file === undefined || message.includes(file) ? message : `${file}: ${message}`;
+}
+
+/** Exit status of an error: 2 for misuse (usage errors, bad options), 1 for anything else. */
+export function exitCodeOf(e: unknown): number {
+  return e instanceof UsageError || (e instanceof CommanderError && e.exitCode !== 0) ? 2 : 1;
+}
+
+/** Whether `e` is an error the CLI reports in one line (animcore's or the file system's); others are bugs, reported with their stack. */
+export function isExpected(e: unknown): boolean {
+  return e instanceof AnimcoreError || isFsError(e);
+}
+
+/**
+ * Reports an error met while handling `file` on stderr (`animcore: <file>: <reason>`) and raises the
+ * exit status to its code; errors that are no animcore or file-system error (bugs) are thrown on.
+ */
+export function reportFileError(e: unknown, file: string): void {
+  if (!isExpected(e)) throw e;
+  console.error(`animcore: ${errorLine(e, file)}`);
+  process.exitCode = Math.max(Number(process.exitCode ?? 0), exitCodeOf(e));
+}

@@ -1,0 +1,97 @@
+import { UsageError } from '../errors.js';
+import type { FormatHandler } from './handler.js';
+
+/**
+ * The files beside a main file, by name: a folder on disk (CLI), files dropped together (viewer).
+ * Names are file names without folders.
+ */
+export interface Folder {
+  names(): readonly string[];
+  /** Bytes of `name`, one of `names()`. */
+  read(name: string): Uint8Array;
+}
+
+/** How a companion was found: given by the caller, or beside the main file by name. */
+export interface CompanionUse {
+  role: string;
+  /** The given path or the file name beside the main file. */
+  file: string;
+  how: 'given' | 'name';
+}
+
+/** The file name of a path (either separator). */
+export function fileName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+}
+
+/**
+ * The main file's name without its format extension (the longest of `handler.extensions` it ends
+ * with, case-insensitively; else its last extension): `p0.amb` → `p0`, `walk.scene.aaf` → `walk`.
+ */
+export function baseName(handler: FormatHandler, path: string): string {
+  const name = fileName(path);
+  const lower = name.toLowerCase();
+  const ext = handler.extensions.filter((e) => lower.endsWith(e.toLowerCase()) && lower.length > e.length).sort((a, b) => b.length - a.length)[0];
+  if (ext !== undefined) return name.slice(0, name.length - ext.length);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/**
+ * The name of the file in `names` that fills `role` for the main file `path` by name: the first of
+ * `<base><extension>` for the role's extensions, then its fixed `names`, compared
+ * case-insensitively (game files mix cases: `p0.amb` goes with `P0.bnc`); never the main file.
+ */
+export function companionByName(handler: FormatHandler, role: string, path: string, names: readonly string[]): string | undefined {
+  const spec = handler.companions.find((c) => c.role === role);
+  if (!spec) return undefined;
+  const self = fileName(path).toLowerCase();
+  const base = baseName(handler, path);
+  const wanted = [...spec.extensions.map((e) => base + e), ...(spec.names ?? [])].map((n) => n.toLowerCase());
+  for (const want of wanted) {
+    if (want === self) continue;
+    const hit = names.find((n) => n.toLowerCase() === want);
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * The companions of the main file `path` for `handler`: each role given in `given` (bytes by role;
+ * roles the format does not have are ignored), else found in `folder` by name
+ * (`companionByName`), with a record of where each came from.
+ * @throws UsageError when a required companion is neither given nor found, naming the file
+ *   looked for and the role
+ */
+export function resolveCompanions(
+  handler: FormatHandler,
+  path: string,
+  folder: Folder | undefined,
+  given: Readonly<Record<string, { file: string; bytes: Uint8Array }>> = {},
+): { companions: Record<string, Uint8Array>; uses: CompanionUse[] } {
+  const companions: Record<string, Uint8Array> = {};
+  const uses: CompanionUse[] = [];
+  const names = folder?.names() ?? [];
+  for (const spec of handler.companions) {
+    const explicit = given[spec.role];
+    if (explicit) {
+      companions[spec.role] = explicit.bytes;
+      uses.push({ role: spec.role, file: explicit.file, how: 'given' });
+      continue;
+    }
+    const name = folder && companionByName(handler, spec.role, path, names);
+    if (name !== undefined && folder) {
+      companions[spec.role] = folder.read(name);
+      uses.push({ role: spec.role, file: name, how: 'name' });
+    } else if (spec.required) {
+      const looked = [...spec.extensions.map((e) => baseName(handler, path) + e), ...(spec.names ?? [])].join(' or ');
+      throw new UsageError(`${path}: no ${looked} beside it; name the ${spec.description} with the "${spec.role}" companion (--${kebab(spec.role)})`);
+    }
+  }
+  return { companions, uses };
+}
+
+/** `characterAmb` → `character-amb`: a role as a CLI option name. */
+export function kebab(role: string): string {
+  return role.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
