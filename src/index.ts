@@ -2,7 +2,8 @@
 export { AnimcoreError, FormatError, UsageError } from './errors.js';
 export * from './anim/index.js';
 export * from './core/index.js';
-export { referenceLocalToModel, referenceMix, referenceSample, referenceSampleMany, referenceSampleUnity, evaluateUnityCurve, evaluateUnityStep } from './reference/index.js';
+export * from './sequencer/index.js';
+export { referenceLocalToModel, referenceMix, referenceSample, referenceSampleMany, referenceSampleUnity, referenceBlend, evaluateUnityCurve, evaluateUnityStep } from './reference/index.js';
 export * from './formats/nebula/index.js';
 export * from './formats/meteor/index.js';
 export * from './formats/aaf/index.js';

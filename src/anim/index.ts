@@ -19,6 +19,7 @@ export type { Mesh } from './mesh.js';
 export type { SkinnedMesh } from './skinned-mesh.js';
 export { AnimResource, type AnimResourceInit } from './resource.js';
 export type { RotationMode, SampleOptions, MixOptions, SampleArrays } from './sample-options.js';
+export type { BlendLayer, BlendMode, BlendOptions, BlendRule } from './blend-options.js';
 export { alignRotationKeys } from './rotation-alignment.js';
 export { bindJoints, JOINT_PROPERTIES, type JointBinding } from './joint-binding.js';
 export { restValue } from './rest-value.js';

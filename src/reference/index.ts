@@ -17,3 +17,4 @@ export {
   unityKeyIndex,
   UNITY_DEFAULT_WEIGHT,
 } from './unity-curve.js';
+export { referenceBlend } from './blend.js';

@@ -1,0 +1,56 @@
+import type { ScheduledJob } from './job.js';
+
+/** An `AnimEvent` of a playing job (Nebula3 `AnimEventInfo`). */
+export interface SequencerEvent {
+  readonly name: string;
+  readonly category: string;
+  /** The event's clip time, seconds. */
+  readonly time: number;
+  /** The sequence time at which the job's playback reaches it, seconds. */
+  readonly sequenceTime: number;
+  /** Name of the job's clip. */
+  readonly clip: string;
+  readonly track: number;
+  /** The job's blend weight (fades applied) at the end of the window. */
+  readonly weight: number;
+}
+
+/**
+ * The events of `job` whose clip time lies in the window (t0, t1] mapped to clip time as the job
+ * maps sequence time (spec sequencer.md §6): a looping job repeats its clip's events every clip
+ * duration (an event at clip time 0 fires at every loop), a job of loops 1 repeats them only where
+ * its clip cycles. Playing backwards, the window is [c(t1), c(t0)); a time factor of 0 fires
+ * nothing. The job must be active at t0 and t1.
+ */
+export function jobEvents(job: ScheduledJob, t0: number, t1: number): SequencerEvent[] {
+  const { clip, timeFactor, looping, timeOffset, track } = job.settings;
+  const d = clip.duration;
+  if (timeFactor === 0 || d === 0 || clip.events.length === 0 || !(t1 > t0)) return [];
+  const c0 = job.unwrappedClipTime(t0);
+  const c1 = job.unwrappedClipTime(t1);
+  const lo = Math.min(c0, c1);
+  const hi = Math.max(c0, c1);
+  const inWindow = timeFactor > 0 ? (c: number) => c > c0 && c <= c1 : (c: number) => c >= c1 && c < c0;
+  const weight = job.blendWeight(t1);
+  const out: SequencerEvent[] = [];
+  for (const e of clip.events) {
+    // Occurrence k of the event is at clip time e + k·d (k = 0 only, or where the clip cycles).
+    const kMin = Math.floor((lo - e.time) / d);
+    const kMax = Math.ceil((hi - e.time) / d);
+    for (let k = kMin; k <= kMax; k++) {
+      const repeats = looping || k === 0 || (k > 0 ? clip.postInfinity === 'cycle' : clip.preInfinity === 'cycle');
+      const c = e.time + k * d;
+      if (!repeats || !inWindow(c)) continue;
+      out.push({
+        name: e.name,
+        category: e.category,
+        time: e.time,
+        sequenceTime: job.absStart + (c - timeOffset) / timeFactor,
+        clip: clip.name,
+        track,
+        weight,
+      });
+    }
+  }
+  return out.sort((a, b) => a.sequenceTime - b.sequenceTime);
+}
