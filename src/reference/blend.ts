@@ -1,6 +1,7 @@
 import type { BlendLayer, BlendOptions, CurveType, SampleArrays } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { type F4, lerp4, nlerp, slerp } from './quat.js';
+import { QUAT_MIN_LENGTH } from './sample-unity.js';
 
 /**
  * Plain-TypeScript twin of the blend kernel (spec sequencer.md §3–§4): blends `layers`, in list
@@ -153,8 +154,9 @@ function blendWeighted(
   };
   for (const t of terms) addTerm(t.w, t.v);
   if (fill > 0) addTerm(fill, r);
+  // A sum shorter than QUAT_MIN_LENGTH (zero keys) is identity, as everywhere in the kernels.
   const len = Math.hypot(...sum);
-  return { value: len > 0 ? [sum[0] / len, sum[1] / len, sum[2] / len, sum[3] / len] : r, count };
+  return { value: len >= QUAT_MIN_LENGTH ? [sum[0] / len, sum[1] / len, sum[2] / len, sum[3] / len] : [...IDENTITY], count };
 }
 
 const IDENTITY: F4 = [0, 0, 0, 1];
