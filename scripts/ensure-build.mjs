@@ -17,6 +17,17 @@ const stale =
   outputs.some((o) => !existsSync(o)) ||
   Math.max(...inputs.filter(existsSync).map(newest)) > Math.min(...outputs.map((o) => statSync(o).mtimeMs));
 if (stale) {
+  // The build's own output (the AssemblyScript warning, tsup's file list) shows only when it fails
+  // or with ANIMCORE_VERBOSE=1, so `npm start` shows the main job's output.
+  const verbose = process.env.ANIMCORE_VERBOSE === '1';
+  const started = Date.now();
   console.log('animcore: building (asc + tsup)…');
-  execSync('npm run build', { stdio: 'inherit' });
+  try {
+    execSync('npm run build', { stdio: verbose ? 'inherit' : 'pipe' });
+  } catch (e) {
+    process.stderr.write(`${e.stdout ?? ''}${e.stderr ?? ''}`);
+    console.error('animcore: the build failed (output above)');
+    process.exit(e.status ?? 1);
+  }
+  console.log(`animcore: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

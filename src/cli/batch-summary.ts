@@ -1,46 +1,63 @@
+import prettyBytes from 'pretty-bytes';
 import type { ConvertResult } from './convert-file.js';
 
-/** Totals of a resample batch. */
+/** Totals of a resample batch: `animcore resample --json` prints this object (documented in the README). */
 export interface BatchSummary {
+  /** Inputs of the batch (converted + skipped + failed). */
   files: number;
-  succeeded: number;
-  /** Files in the given folders not processed on their own (companions, other files). */
+  converted: number;
+  /** Inputs not converted because their output exists (no `--force`). */
   skipped: number;
+  failed: number;
+  /** Files met in the given folders that are no input of their own (companions, skeletons, other files). */
+  ignored: number;
   clips: number;
   keysIn: number;
   keysOut: number;
   bytesIn: number;
   bytesOut: number;
   seconds: number;
-  failures: { input: string; error: string }[];
+  failures: { input: string; reason: string }[];
+  skips: { input: string; reason: string }[];
 }
 
-export function summarise(results: readonly ConvertResult[], skipped: number, seconds: number): BatchSummary {
-  const s: BatchSummary = { files: results.length, succeeded: 0, skipped, clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, seconds, failures: [] };
+export function summarise(results: readonly ConvertResult[], ignored: number, seconds: number): BatchSummary {
+  const s: BatchSummary = { files: results.length, converted: 0, skipped: 0, failed: 0, ignored, clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, seconds, failures: [], skips: [] };
   for (const r of results) {
-    if (!r.ok) {
-      s.failures.push({ input: r.input, error: `${r.errorName}: ${r.error}` });
-      continue;
+    if (r.status === 'failed') {
+      s.failed++;
+      s.failures.push({ input: r.input, reason: `${r.errorName}: ${r.reason}` });
+    } else if (r.status === 'skipped') {
+      s.skipped++;
+      s.skips.push({ input: r.input, reason: r.reason ?? '' });
+    } else {
+      s.converted++;
+      s.clips += r.clips;
+      s.keysIn += r.keysIn;
+      s.keysOut += r.keysOut;
+      s.bytesIn += r.bytesIn;
+      s.bytesOut += r.bytesOut;
     }
-    s.succeeded++;
-    s.clips += r.clips;
-    s.keysIn += r.keysIn;
-    s.keysOut += r.keysOut;
-    s.bytesIn += r.bytesIn;
-    s.bytesOut += r.bytesOut;
   }
   return s;
 }
 
-/** The summary as printed at the end of `animcore resample`. */
-export function summaryText(s: BatchSummary): string {
+/**
+ * The summary as printed at the end of `animcore resample`; `listed` says whether the per-file
+ * lines already named the failed and skipped files (they are listed here otherwise, never twice).
+ */
+export function summaryText(s: BatchSummary, listed: boolean): string {
+  const counts = [`${s.converted} of ${s.files} converted`, `${s.failed} failed`, ...(s.skipped > 0 ? [`${s.skipped} skipped (output exists)`] : [])];
   const lines = [
-    `files: ${s.succeeded} of ${s.files} converted, ${s.failures.length} failed${s.skipped > 0 ? `, ${s.skipped} companion or other files skipped` : ''}`,
+    `files: ${counts.join(', ')}${s.ignored > 0 ? `; ${s.ignored} companion or other files in the folders not converted on their own` : ''}`,
     `clips: ${s.clips}`,
     `keys: ${s.keysIn} in, ${s.keysOut} out`,
-    `bytes: ${s.bytesIn} in, ${s.bytesOut} out`,
+    `bytes: ${prettyBytes(s.bytesIn)} in, ${prettyBytes(s.bytesOut)} out`,
     `seconds: ${s.seconds.toFixed(2)}`,
   ];
-  for (const f of s.failures) lines.push(`failed: ${f.input}: ${f.error}`);
+  if (!listed) {
+    for (const f of s.failures) lines.push(`failed: ${f.input}: ${f.reason}`);
+    for (const k of s.skips) lines.push(`skipped: ${k.input}: ${k.reason}`);
+  }
   return lines.join('\n');
 }

@@ -8,6 +8,7 @@ import { exportClip } from '../export/export-clip.js';
 import { nax3FromResource, writeNax3 } from '../formats/nebula/index.js';
 import { AnimResource } from '../anim/index.js';
 import { formatHandler } from '../formats/registry.js';
+import { errorLine, isExpected, isFsError } from './errors.js';
 import { openFile } from './open-file.js';
 import { outputFiles, type Target } from './output-names.js';
 
@@ -29,26 +30,38 @@ export interface ConvertJob {
   companions?: Record<string, string>;
 }
 
-/** What converting one file gave (plain data, so it crosses worker threads). */
-export type ConvertResult =
-  | {
-      ok: true;
-      input: string;
-      outputs: string[];
-      clips: number;
-      keysIn: number;
-      keysOut: number;
-      bytesIn: number;
-      bytesOut: number;
-      warnings: string[];
-    }
-  | { ok: false; input: string; error: string; errorName: string };
+/** What became of one input of a batch. */
+export type ConvertStatus = 'converted' | 'failed' | 'skipped';
+
+/** What converting one file gave: one record per input (plain data, so it crosses worker threads). */
+export interface ConvertResult {
+  input: string;
+  status: ConvertStatus;
+  /** Why the file failed or was skipped: one line. */
+  reason?: string;
+  /** For failures: the error's name (`FormatError`, `UsageError`, a file-system code such as `ENOENT`). */
+  errorName?: string;
+  /** Files written (converted). */
+  outputs: string[];
+  clips: number;
+  /** Keys stored in the source / written. */
+  keysIn: number;
+  keysOut: number;
+  bytesIn: number;
+  bytesOut: number;
+  warnings: string[];
+}
+
+/** A record of an input that was not converted. */
+function notConverted(input: string, status: 'failed' | 'skipped', reason: string, errorName?: string): ConvertResult {
+  return { input, status, reason, ...(errorName !== undefined && { errorName }), outputs: [], clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, warnings: [] };
+}
 
 /**
  * Opens one file (with its companions), resamples every clip to `fps` and writes it as `target`:
  * glb / gltf through `gltfDocument`, json through `animJson`, nax3 through `nax3FromResource` +
  * `writeNax3` (whole-millisecond key durations only, so e.g. 25 or 50 fps). Never writes a
- * protected path; an existing output is replaced only with `force`. Errors of animcore
+ * protected path (failed); a file whose output exists is skipped unless `force`. Errors of animcore
  * (`FormatError`, `UsageError`) and of the file system become a failed result; others are thrown.
  */
 export async function convertFile(core: AnimCore, job: ConvertJob): Promise<ConvertResult> {
@@ -56,8 +69,9 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
     const targets = outputFiles(job.outputBase, job.target);
     for (const path of targets) {
       if (job.protectedPaths.includes(resolve(path))) throw new AnimcoreError(`${path} is an input file; choose another --out`);
-      if (existsSync(path) && !job.force) throw new AnimcoreError(`${path} exists; pass --force to replace it`);
     }
+    const existing = targets.find((path) => existsSync(path));
+    if (existing !== undefined && !job.force) return notConverted(job.input, 'skipped', `${existing} exists (--force replaces it)`);
     const detection = job.detected && { handler: formatHandler(job.detected.format), detected: { parsed: job.detected.parsed, ...(job.detected.rank !== undefined && { rank: job.detected.rank }) } };
     const opened = await openFile(job.input, job.companions ?? {}, job.format, detection);
     const resource = opened.resource;
@@ -87,8 +101,8 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
         return path;
       });
       return {
-        ok: true,
         input: job.input,
+        status: 'converted',
         outputs,
         ...counts,
         bytesIn: opened.bytes,
@@ -99,9 +113,7 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
       resource.dispose();
     }
   } catch (e) {
-    if (e instanceof AnimcoreError || (e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string')) {
-      return { ok: false, input: job.input, error: e.message, errorName: e.name };
-    }
-    throw e;
+    if (!isExpected(e)) throw e;
+    return notConverted(job.input, 'failed', errorLine(e, job.input), isFsError(e) ? e.code : (e as Error).name);
   }
 }

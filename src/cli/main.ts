@@ -16,11 +16,11 @@ const program = new Command('animcore')
   .helpCommand('help [command]', 'print help of a command')
   .exitOverride()
   .configureOutput({ outputError: (text, write) => write(`animcore: ${text.replace(/^error: /, '')}`) })
-  .showHelpAfterError('(see animcore <command> --help)')
+  .showHelpAfterError('(see animcore --help)')
   .addHelpText('after', '\nExamples:\n  animcore examples examples\n  animcore info examples/nebula/wave.nax3\n  animcore sample examples/nebula/wave.nax3 --time 0.5\n  animcore resample examples --fps 30 --out out');
 
 for (const command of [infoCommand(), sampleCommand(), resampleCommand(), examplesCommand()]) {
-  program.addCommand(command.copyInheritedSettings(program));
+  program.addCommand(command.copyInheritedSettings(program).showHelpAfterError(`(see animcore ${command.name()} --help)`));
 }
 
 async function main(): Promise<void> {

@@ -1,14 +1,15 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { Piscina } from 'piscina';
 import { AnimCore } from '../core/index.js';
 import { UsageError } from '../errors.js';
 import { expandInputs } from './batch-inputs.js';
-import { batchProgress } from './batch-progress.js';
+import { type BatchProgress, batchProgress, linePerFile, type Verbosity } from './batch-progress.js';
 import { type BatchSummary, summarise, summaryText } from './batch-summary.js';
 import { type ConvertJob, type ConvertResult, convertFile } from './convert-file.js';
 import { addCompanionOptions, addFormatOption, companionsOf, formatIdsHelp } from './common-options.js';
-import { outputBases, TARGETS, type Target } from './output-names.js';
+import { outputBases, outputFiles, TARGETS, type Target } from './output-names.js';
 
 export interface ResampleCommandOptions {
   fps: number;
@@ -40,15 +41,19 @@ export function resampleCommand(): Command {
     .addOption(new Option('--to <target>', 'output format').choices(TARGETS).default('glb'))
     .requiredOption('--out <dir>', 'output folder; sub-folders of the inputs are mirrored (required)')
     .option('--jobs <n>', 'worker threads', numberOption('jobs', 'a whole number >= 1', (n) => Number.isInteger(n) && n >= 1), 1)
-    .option('--force', 'replace outputs that exist');
+    .option('--force', 'replace outputs that exist (else those inputs are skipped)')
+    .option('--dry-run', 'print what would be written where, and write nothing')
+    .option('--json', 'print one JSON object: the summary (or, with --dry-run, the plan)')
+    .addOption(new Option('--quiet', 'print only failures (on stderr)').conflicts('verbose'))
+    .option('--verbose', "a line per file even on a terminal, with each file's warnings");
   addFormatOption(command, 'skip detection and read every file as this format');
   addCompanionOptions(command);
   command.addHelpText(
     'after',
-    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nExit status: 0 when every file was converted, 1 when any failed, 2 for a usage error.\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out`,
+    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nAn input whose output exists is skipped (not failed) unless --force.\nExit status: 0 when no file failed (skipped ones do not count), 1 when any failed, 2 for a usage error.\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out --dry-run`,
   );
-  return command.action(async (inputs: string[], raw: { fps: number; to: Target; out: string; jobs: number; force?: boolean; format?: string } & Record<string, unknown>) => {
-    const summary = await runResample(inputs, {
+  return command.action(async (inputs: string[], raw: ResampleCliOptions) => {
+    const options: ResampleCommandOptions = {
       fps: raw.fps,
       to: raw.to,
       out: raw.out,
@@ -56,22 +61,54 @@ export function resampleCommand(): Command {
       force: raw.force === true,
       ...(raw.format !== undefined && { format: raw.format }),
       companions: companionsOf(raw),
-    });
-    console.log(summaryText(summary));
-    if (summary.failures.length > 0) process.exitCode = 1;
+    };
+    const verbosity: Verbosity = raw.quiet ? 'quiet' : raw.verbose ? 'verbose' : 'normal';
+    const json = raw.json === true;
+    if (raw.dryRun) {
+      const plan = await planResample(inputs, options);
+      if (json) console.log(JSON.stringify({ dryRun: true, files: plan }, null, 2));
+      else if (verbosity !== 'quiet') console.log(plan.map(plannedLine).join('\n'));
+      return;
+    }
+    const summary = await runResample(inputs, options, (total) => batchProgress(total, verbosity, json));
+    if (json) console.log(JSON.stringify(summary, null, 2));
+    else if (verbosity === 'quiet') for (const f of summary.failures) console.error(`animcore: ${f.input}: ${f.reason}`);
+    else console.log(summaryText(summary, linePerFile(verbosity, json)));
+    if (summary.failed > 0) process.exitCode = 1;
   });
 }
 
-/**
- * `animcore resample`: expands `paths` (`expandInputs`), converts every file (`convertFile`) on
- * the main thread or, with `jobs` > 1, on that many piscina worker threads, reports progress, and
- * returns the summary. One file's failure does not stop the batch.
- */
-export async function runResample(paths: readonly string[], options: ResampleCommandOptions): Promise<BatchSummary> {
-  const started = performance.now();
+interface ResampleCliOptions extends Record<string, unknown> {
+  fps: number;
+  to: Target;
+  out: string;
+  jobs: number;
+  force?: boolean;
+  format?: string;
+  dryRun?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** One input of a `--dry-run`: the files it would write, and which of them exist already. */
+export interface PlannedFile {
+  input: string;
+  outputs: string[];
+  /** Outputs that exist: the input is skipped unless `--force`, which replaces them. */
+  existing: string[];
+}
+
+function plannedLine(p: PlannedFile): string {
+  const note = p.existing.length === 0 ? '' : ' (exists: skipped; --force replaces it)';
+  return `${p.input} -> ${p.outputs.join(', ')}${note}`;
+}
+
+/** The conversion jobs of a batch: inputs expanded (`expandInputs`) and their outputs named (`outputBases`). */
+async function batchJobs(paths: readonly string[], options: ResampleCommandOptions): Promise<{ jobs: ConvertJob[]; ignored: number }> {
   const { inputs, skipped, protectedPaths } = await expandInputs(paths);
   const bases = outputBases(inputs);
-  const jobs: ConvertJob[] = inputs.map((input, i) => ({
+  const jobs = inputs.map((input, i): ConvertJob => ({
     input: input.path,
     outputBase: resolve(options.out, bases[i]!),
     target: options.to,
@@ -81,7 +118,27 @@ export async function runResample(paths: readonly string[], options: ResampleCom
     ...(options.format !== undefined ? { format: options.format } : input.detection && { detected: { format: input.detection.handler.id, ...input.detection.detected } }),
     ...(options.companions !== undefined && { companions: options.companions }),
   }));
-  const progress = batchProgress(jobs.length);
+  return { jobs, ignored: skipped };
+}
+
+/** `--dry-run`: what each input would write, without reading or writing any file beyond the folder walk. */
+export async function planResample(paths: readonly string[], options: ResampleCommandOptions): Promise<PlannedFile[]> {
+  const { jobs } = await batchJobs(paths, options);
+  return jobs.map((job) => {
+    const outputs = outputFiles(job.outputBase, job.target);
+    return { input: job.input, outputs, existing: outputs.filter((o) => existsSync(o)) };
+  });
+}
+
+/**
+ * `animcore resample`: expands `paths` (`expandInputs`), converts every file (`convertFile`) on
+ * the main thread or, with `jobs` > 1, on that many piscina worker threads, reports progress
+ * (`progressFor(total)`), and returns the summary. One file's failure does not stop the batch.
+ */
+export async function runResample(paths: readonly string[], options: ResampleCommandOptions, progressFor: (total: number) => BatchProgress): Promise<BatchSummary> {
+  const started = performance.now();
+  const { jobs, ignored } = await batchJobs(paths, options);
+  const progress = progressFor(jobs.length);
   let results: ConvertResult[];
   try {
     if (options.jobs > 1) {
@@ -107,5 +164,5 @@ export async function runResample(paths: readonly string[], options: ResampleCom
   } finally {
     progress.stop();
   }
-  return summarise(results, skipped, (performance.now() - started) / 1000);
+  return summarise(results, ignored, (performance.now() - started) / 1000);
 }

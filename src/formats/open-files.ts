@@ -35,7 +35,8 @@ export interface OpenedFormatFile {
  * `options.format`, or `options.detection`), resolves the handler's companions
  * (`resolveCompanions`) and awaits the handler's `open`, handing it what detection parsed.
  * @throws UsageError for an unknown `format` id or a missing required companion; FormatError
- *   (code `unrecognised`) when no format detects the file, and the reader's FormatError on bad bytes
+ *   (format: the file's name, code `unrecognised`) when no format detects the file, and the
+ *   reader's FormatError on bad bytes
  */
 export async function openFormatFile(file: NamedBytes, options: OpenFormatFileOptions = {}): Promise<OpenedFormatFile> {
   const detection = options.detection ?? (options.format === undefined ? detectOrFail(file) : forced(formatHandler(options.format), file));
@@ -65,7 +66,7 @@ function forced(handler: FormatHandler, file: NamedBytes): Detection {
 function detectOrFail(file: NamedBytes): Detection {
   const detection = detectFormat(file.bytes, file.name);
   if (!detection) {
-    throw new FormatError('unknown', 'unrecognised', { offset: 0 }, `${file.name} is not a file of any supported format (${FORMAT_HANDLERS.map((h) => h.id).join(', ')})`);
+    throw new FormatError(file.name, 'unrecognised', { offset: 0 }, `not a file of any supported format (${FORMAT_HANDLERS.map((h) => h.id).join(', ')})`);
   }
   return detection;
 }
