@@ -8,7 +8,7 @@ import { exportClip } from '../export/export-clip.js';
 import { nax3FromResource, writeNax3 } from '../formats/nebula/index.js';
 import { AnimResource } from '../anim/index.js';
 import { formatHandler } from '../formats/registry.js';
-import { errorLine, isExpected, isFsError } from './errors.js';
+import { isExpected, isFsError, reasonOf } from './errors.js';
 import { openFile } from './open-file.js';
 import { outputFiles, type Target } from './output-names.js';
 
@@ -114,6 +114,6 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
     }
   } catch (e) {
     if (!isExpected(e)) throw e;
-    return notConverted(job.input, 'failed', errorLine(e, job.input), isFsError(e) ? e.code : (e as Error).name);
+    return notConverted(job.input, 'failed', reasonOf(e, job.input), isFsError(e) ? e.code : (e as Error).name);
   }
 }

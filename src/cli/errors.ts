@@ -23,18 +23,23 @@ export function isFsError(e: unknown): e is NodeJS.ErrnoException {
 }
 
 /**
- * One line saying what went wrong, naming the file: `<path>: <reason>` for file-system errors (the
- * path the system names, else `file`), the message for animcore's errors (prefixed with `file`
- * when given and not already named in it).
+ * Why `e` happened, in one line, for an error met while handling `file`: plain words for
+ * file-system errors (prefixed with the path they name when that is not `file`, e.g. a companion),
+ * the message for animcore's errors.
  */
-export function errorLine(e: unknown, file?: string): string {
+export function reasonOf(e: unknown, file?: string): string {
   if (isFsError(e)) {
-    const path = e.path ?? file ?? '';
     const reason = FS_REASONS[e.code!] ?? e.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
-    return `${path}: ${reason}`;
+    return e.path === undefined || e.path === file ? reason : `${e.path}: ${reason}`;
   }
-  const message = e instanceof Error ? e.message : String(e);
-  return file === undefined || message.includes(file) ? message : `${file}: ${message}`;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** One line naming the file and saying what went wrong: `<file>: <reason>` (the file once, even when the reason names it). */
+export function errorLine(e: unknown, file?: string): string {
+  const reason = reasonOf(e, file);
+  if (file === undefined) return reason;
+  return reason.includes(file) ? reason : `${file}: ${reason}`;
 }
 
 /** Exit status of an error: 2 for misuse (usage errors, bad options), 1 for anything else. */
