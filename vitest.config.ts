@@ -1,6 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  // `animcore/three` imports the core as `animcore`; tests run both from the sources.
+  resolve: {
+    alias: [
+      { find: /^animcore\/three$/, replacement: here('src/three/index.ts') },
+      { find: /^animcore$/, replacement: here('src/index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup/fast-check.ts'],

@@ -4,7 +4,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const outputs = ['dist/index.js', 'dist/index.cjs', 'dist/cli.js', 'dist/three.js', 'dist/wasm/animcore-simd.wasm', 'dist/wasm/animcore-scalar.wasm'];
+const outputs = ['dist/index.js', 'dist/index.cjs', 'dist/cli.js', 'dist/worker.js', 'dist/three.js', 'dist/THIRD_PARTY_LICENSES.md', 'dist/wasm/animcore-simd.wasm', 'dist/wasm/animcore-scalar.wasm'];
 const inputs = ['assembly', 'src', 'asconfig.json', 'tsup.config.ts', 'package.json'];
 
 function newest(path) {

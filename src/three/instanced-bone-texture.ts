@@ -1,6 +1,5 @@
 import { DataTexture, FloatType, RGBAFormat } from 'three';
-import type { AnimClip, RotationMode, Skeleton } from '../anim/index.js';
-import type { AnimCore, SampleManyJob } from '../core/index.js';
+import type { AnimClip, AnimCore, RotationMode, SampleManyJob, Skeleton } from 'animcore';
 
 export interface InstancedBoneTextureOptions {
   clip: AnimClip;

@@ -1,6 +1,5 @@
 import { Bone, type Skeleton as ThreeSkeleton } from 'three';
-import type { AnimClip, RotationMode, Skeleton } from '../anim/index.js';
-import type { AnimCore, SampleManyJob } from '../core/index.js';
+import type { AnimClip, AnimCore, RotationMode, SampleManyJob, Skeleton } from 'animcore';
 
 export interface SkeletonPlayerOptions {
   /** The clip to play (its resource loaded in the core). */

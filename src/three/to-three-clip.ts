@@ -1,6 +1,5 @@
 import { AnimationClip, type KeyframeTrack, QuaternionKeyframeTrack, VectorKeyframeTrack } from 'three';
-import { alignRotationKeys, type AnimClip, type AnimCurve, bindJoints, type Skeleton } from '../anim/index.js';
-import { referenceSample } from '../reference/index.js';
+import { alignRotationKeys, type AnimClip, type AnimCurve, bindJoints, referenceSample, type Skeleton } from 'animcore';
 
 /** three.js property names of the joint properties. */
 const PROPERTY = { translation: 'position', rotation: 'quaternion', scale: 'scale' } as const;

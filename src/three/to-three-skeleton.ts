@@ -1,5 +1,5 @@
 import { Bone, Skeleton as ThreeSkeleton } from 'three';
-import type { Skeleton } from '../anim/index.js';
+import type { Skeleton } from 'animcore';
 
 /**
  * A `THREE.Skeleton` of `THREE.Bone`s named after the joints, in joint order, parented as the
