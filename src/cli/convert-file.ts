@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { AnimCore } from '../core/index.js';
 import { AnimcoreError } from '../errors.js';
-import { gltfDocument, writeGltf } from '../export/gltf.js';
+import { toGltfDocument, writeGlb, writeGltf } from '../export/gltf.js';
 import { animJson } from '../export/json.js';
 import { exportClip } from '../export/export-clip.js';
 import { nax3FromResource, writeNax3 } from '../formats/nebula/index.js';
@@ -59,7 +59,7 @@ function notConverted(input: string, status: 'failed' | 'skipped', reason: strin
 
 /**
  * Opens one file (with its companions), resamples every clip to `fps` and writes it as `target`:
- * glb / gltf through `gltfDocument`, json through `animJson`, nax3 through `nax3FromResource` +
+ * glb / gltf through `toGltfDocument`, json through `animJson`, nax3 through `nax3FromResource` +
  * `writeNax3` (whole-millisecond key durations only, so e.g. 25 or 50 fps). Never writes a
  * protected path (failed); a file whose output exists is skipped unless `force`. Errors of animcore
  * (`FormatError`, `UsageError`) and of the file system become a failed result; others are thrown.
@@ -82,8 +82,8 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
       let counts: { clips: number; keysIn: number; keysOut: number };
       let warnings: readonly string[] = [];
       if (job.target === 'glb' || job.target === 'gltf') {
-        const exported = gltfDocument(core, resource, { fps: job.fps });
-        files = await writeGltf(exported.document, job.target, name);
+        const exported = toGltfDocument(core, resource, { fps: job.fps });
+        files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: await writeGlb(exported.document) }] : await writeGltf(exported.document, name);
         ({ counts, warnings } = exported);
       } else if (job.target === 'json') {
         const { json, counts: c } = animJson(core, resource, job.fps);

@@ -1,4 +1,4 @@
-import { type Accessor, type Buffer, Document, NodeIO } from '@gltf-transform/core';
+import { type Accessor, type Buffer, Document, WebIO } from '@gltf-transform/core';
 import type { AnimClip, AnimResource } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
 import { type CurveTrack, curveTrack } from './curve-track.js';
@@ -44,7 +44,7 @@ export interface GltfExport {
  * `resource` is loaded into `core` when a clip must be resampled.
  * @throws UsageError for an `fps` that is not a finite number > 0
  */
-export function gltfDocument(core: AnimCore, resource: AnimResource, options: GltfExportOptions = {}): GltfExport {
+export function toGltfDocument(core: AnimCore, resource: AnimResource, options: GltfExportOptions = {}): GltfExport {
   const document = new Document();
   document.getRoot().getAsset().generator = 'animcore';
   const buffer = document.createBuffer();
@@ -147,14 +147,20 @@ export interface OutputFile {
 }
 
 /**
- * Serialises a document: `glb` → one `<name>.glb`; `gltf` → `<name>.gltf` (JSON) with its
- * buffer in `<name>.bin`.
+ * Serialises a document as one binary glTF (`.glb`) through glTF-Transform's `writeBinary`.
+ * Works in browsers and Node (WebIO needs no file system to write).
  */
-export async function writeGltf(document: Document, form: 'glb' | 'gltf', name: string): Promise<OutputFile[]> {
-  const io = new NodeIO();
-  if (form === 'glb') return [{ name: `${name}.glb`, bytes: await io.writeBinary(document) }];
+export function writeGlb(document: Document): Promise<Uint8Array> {
+  return new WebIO().writeBinary(document);
+}
+
+/**
+ * Serialises a document as JSON glTF: `<name>.gltf` (indented JSON) with every buffer in
+ * `<name>.bin` (the buffers' URIs are set to it, so `document` is modified).
+ */
+export async function writeGltf(document: Document, name: string): Promise<OutputFile[]> {
   for (const b of document.getRoot().listBuffers()) b.setURI(`${name}.bin`);
-  const { json, resources } = await io.writeJSON(document);
+  const { json, resources } = await new WebIO().writeJSON(document);
   return [
     { name: `${name}.gltf`, bytes: new TextEncoder().encode(JSON.stringify(json, null, 2)) },
     ...Object.entries(resources).map(([uri, bytes]) => ({ name: uri, bytes })),

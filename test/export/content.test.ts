@@ -3,7 +3,7 @@ import { NodeIO } from '@gltf-transform/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openFile } from '../../src/cli/open-file.js';
 import type { AnimCore } from '../../src/core/index.js';
-import { gltfDocument, writeGltf } from '../../src/export/gltf.js';
+import { toGltfDocument, writeGlb } from '../../src/export/gltf.js';
 import { animJson } from '../../src/export/json.js';
 import { createCore } from '../helpers/core.js';
 import { EXAMPLES_DIR } from '../helpers/export-inputs.js';
@@ -11,9 +11,9 @@ import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
 
 async function roundTrip(core: AnimCore, path: string) {
   const resource = (await openFile(path)).resource;
-  const exported = gltfDocument(core, resource);
-  const [glb] = await writeGltf(exported.document, 'glb', 'x');
-  return { resource, doc: await new NodeIO().readBinary(glb!.bytes), exported };
+  const exported = toGltfDocument(core, resource);
+  const glb = await writeGlb(exported.document);
+  return { resource, doc: await new NodeIO().readBinary(glb), exported };
 }
 
 describe('glTF export content', () => {

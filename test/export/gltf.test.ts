@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type AnimClip, AnimResource } from '../../src/anim/index.js';
 import { openFile } from '../../src/cli/open-file.js';
 import type { AnimCore } from '../../src/core/index.js';
-import { gltfDocument, writeGltf, type GltfExportOptions } from '../../src/export/gltf.js';
+import { toGltfDocument, writeGlb, type GltfExportOptions } from '../../src/export/gltf.js';
 import { createCore } from '../helpers/core.js';
 import { distanceToKeyTime, sampleGltfChannel } from '../helpers/gltf-sampler.js';
 import { exportInputs } from '../helpers/export-inputs.js';
@@ -78,12 +78,12 @@ describe('glTF export', () => {
     async (path, mode, options) => {
       const resource = (await openFile(path)).resource;
       core.load(resource);
-      const exported = gltfDocument(core, resource, options);
-      const [glb] = await writeGltf(exported.document, 'glb', 'out');
-      const report = await validator.validateBytes(glb!.bytes);
+      const exported = toGltfDocument(core, resource, options);
+      const glb = await writeGlb(exported.document);
+      const report = await validator.validateBytes(glb);
       const errors = report.issues.messages.filter((m) => m.severity === 0);
       expect(errors, JSON.stringify(errors.slice(0, 5))).toEqual([]);
-      const { d, where } = await maxDeviation(core, glb!.bytes, exported.clips, options.interpolation === 'step', path.length);
+      const { d, where } = await maxDeviation(core, glb, exported.clips, options.interpolation === 'step', path.length);
       expect(d, where).toBeLessThan(TOLERANCE);
       resource.dispose();
     },

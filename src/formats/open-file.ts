@@ -1,0 +1,39 @@
+import type { Folder } from './companions.js';
+import { type OpenedFormatFile, openFormatFile } from './open-files.js';
+
+/** Options of `openFile`. */
+export interface OpenFileOptions {
+  /** A handler id (`FORMAT_HANDLERS[i].id`, as `--format` takes it) instead of detection by content. */
+  format?: string;
+  /** Companion files by role (`skeleton`, `bnc`, `pos`, `skc`, `characterAmb`, `scene`, `animation`) as paths. */
+  companions?: Readonly<Record<string, string>>;
+}
+
+/** What `openFile` opened: `openFormatFile`'s result and the path. */
+export interface OpenedFile extends OpenedFormatFile {
+  path: string;
+}
+
+/**
+ * Node only (reads with `node:fs`): opens the file at `path` with `openFormatFile`, its format
+ * detected by content (or `options.format`), its companions named by role in `options.companions`
+ * (paths) or found beside it by name, case-insensitively, as the CLI finds them (`dir/p0.amb`
+ * reads `dir/P0.bnc`, `dir/P0.pos`, and `dir/p0.skc`, `dir/character.amb` when present). The
+ * folder is listed only when a companion is looked for. `companions` of the result says which
+ * files were used and where they came from.
+ * @throws the file system's error when a file cannot be read; FormatError (code `unrecognised`)
+ *   for a file of no known format and the reader's FormatError for bad bytes (offset or line);
+ *   UsageError for an unknown `format` or a missing required companion
+ */
+export async function openFile(path: string, options: OpenFileOptions = {}): Promise<OpenedFile> {
+  // A computed specifier keeps browser bundlers from resolving node:fs for the whole library.
+  const fsModule = 'node:fs';
+  const fs = (await import(/* @vite-ignore */ fsModule)) as typeof import('node:fs');
+  const read = (p: string) => new Uint8Array(fs.readFileSync(p));
+  const dir = path.slice(0, Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1); // '' or ending in a separator
+  let names: string[] | undefined;
+  const folder: Folder = { names: () => (names ??= fs.readdirSync(dir || '.')), read: (name) => read(dir + name) };
+  const companions = Object.fromEntries(Object.entries(options.companions ?? {}).map(([role, file]) => [role, { file, bytes: read(file) }]));
+  const opened = await openFormatFile({ name: path, bytes: read(path) }, { folder, companions, ...(options.format !== undefined && { format: options.format }) });
+  return { ...opened, path };
+}

@@ -1,0 +1,40 @@
+// openFile: the library's way to open a path in Node, as the CLI does (companions beside it, or
+// given by role), over openFormatFile.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FormatError, openFile, openFileSet, UsageError } from 'animcore';
+import { readFileSync } from 'node:fs';
+import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
+
+const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples');
+const shape = (r: { clips: readonly { name: string; curves: readonly unknown[] }[]; skeleton: { size: number } | null; meshes: readonly unknown[] }) => ({
+  clips: r.clips.map((c) => `${c.name}:${c.curves.length}`),
+  joints: r.skeleton?.size ?? 0,
+  meshes: r.meshes.length,
+});
+
+describe('openFile', () => {
+  it('opens an AAF scene with the animation beside it, as openFileSet opens the two given together', async () => {
+    const opened = await openFile(join(EXAMPLES, 'aaf', 'teapot-man.scene.aaf'));
+    expect(opened.path).toBe(join(EXAMPLES, 'aaf', 'teapot-man.scene.aaf'));
+    expect(opened.handler.id).toBe('aaf');
+    expect(opened.companions).toEqual([{ role: 'animation', file: 'teapot-man.anim.aaf', how: 'name' }]);
+    const files = ['teapot-man.scene.aaf', 'teapot-man.anim.aaf'].map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(EXAMPLES, 'aaf', name))) }));
+    expect(shape(opened.resource)).toEqual(shape((await openFileSet(files)).resource));
+    expect(opened.resource.meshes.length).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!haveFixtures('meteor'))('finds a Meteor character\'s files beside it, and takes a companion given by role instead', async () => {
+    const found = await openFile(fixturePath('meteor', 'p0.amb'));
+    expect(found.companions.map((c) => `${c.role}:${c.file}:${c.how}`).sort()).toEqual(['bnc:P0.bnc:name', 'pos:P0.pos:name', 'skc:p0.skc:name']);
+    const given = await openFile(fixturePath('meteor', 'p0.amb'), { companions: { skc: fixturePath('meteor', 'p0_300.skc') } });
+    expect(given.companions.find((c) => c.role === 'skc')).toEqual({ role: 'skc', file: fixturePath('meteor', 'p0_300.skc'), how: 'given' });
+    expect(given.resource.skins[0]!.positions.length).not.toBe(found.resource.skins[0]!.positions.length);
+  });
+
+  it('throws the file system\'s error for a missing file, FormatError for a file of no format, UsageError for an unknown format id', async () => {
+    await expect(openFile(join(EXAMPLES, 'no-such-file.nax3'))).rejects.toThrow(/ENOENT/);
+    await expect(openFile(join(import.meta.dirname, 'open-file.test.ts'))).rejects.toThrow(FormatError);
+    await expect(openFile(join(EXAMPLES, 'nebula', 'wave.nax3'), { format: 'no-such-format' })).rejects.toThrow(UsageError);
+  });
+});
