@@ -1,9 +1,9 @@
 // The public API of animcore.
-export { AnimcoreError, FormatError, UsageError } from './errors.js';
+export { AnimcoreError, FormatError, type FormatErrorLocation, UsageError } from './errors.js';
 export * from './anim/index.js';
 export * from './core/index.js';
 export * from './sequencer/index.js';
-export { referenceLocalToModel, referenceMix, referenceSample, referenceSampleMany, referenceSampleUnity, referenceBlend, evaluateUnityCurve, evaluateUnityStep } from './reference/index.js';
+export { referenceLocalToModel, referenceMix, referenceSample, referenceSampleMany, referenceSampleUnity, referenceBlend, evaluateUnityCurve, evaluateUnityStep, type ReferenceSampleManyOptions } from './reference/index.js';
 export * from './formats/nebula/index.js';
 export * from './formats/meteor/index.js';
 export * from './formats/aaf/index.js';

@@ -3,6 +3,7 @@ import type { AnimCurve, KeyedKeys } from './curve.js';
 import type { AnimEvent } from './event.js';
 import { InfinityType } from './infinity-type.js';
 
+/** What `new AnimClip(init)` takes. */
 export interface AnimClipInit {
   name: string;
   curves: AnimCurve[];

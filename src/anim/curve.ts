@@ -49,6 +49,7 @@ export interface UnityKeys {
   readonly lanes: readonly UnityCurve[];
 }
 
+/** A curve's keys in one of the key encodings, told apart by `encoding`. */
 export type CurveKeys = StaticKeys | UniformKeys | KeyedKeys | UnityKeys;
 
 /**

@@ -4,6 +4,7 @@ import type { Mesh } from './mesh.js';
 import type { Skeleton } from './skeleton.js';
 import type { SkinnedMesh } from './skinned-mesh.js';
 
+/** What `new AnimResource(init)` takes. */
 export interface AnimResourceInit {
   /** Source format id, e.g. `nax2`, `nax3`, `nanim2`. */
   format: string;

@@ -11,6 +11,7 @@
  */
 export type RotationMode = 'nlerp' | 'slerp' | 'raw';
 
+/** Options of `AnimSampler.sample` and of jobs that sample. */
 export interface SampleOptions {
   /** Default `nlerp`. */
   rotation?: RotationMode;
@@ -26,6 +27,7 @@ export interface SampleOptions {
   timeFactor?: number;
 }
 
+/** Options of `AnimMixer.mix`. */
 export interface MixOptions {
   /** Default `nlerp`; rotations always take the shortest arc. */
   rotation?: Exclude<RotationMode, 'raw'>;

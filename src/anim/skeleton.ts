@@ -31,6 +31,7 @@ export class Skeleton {
     this.joints = joints;
   }
 
+  /** Number of joints. */
   get size(): number {
     return this.joints.length;
   }

@@ -41,6 +41,7 @@ export interface UnityCurve {
   readonly postWrapMode: number;
 }
 
+/** The keys of a `UnityCurve`, one entry per key in each array (Unity `Keyframe` fields). */
 export interface UnityCurveInit {
   time: ArrayLike<number>;
   value: ArrayLike<number>;

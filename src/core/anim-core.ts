@@ -12,6 +12,7 @@ import { writeKeyedClip } from './keyed-clip-block.js';
 import { writeUniformClip } from './uniform-clip-block.js';
 import { writeUnityClip } from './unity-clip-block.js';
 
+/** Options of `AnimCore.create`. */
 export interface AnimCoreOptions {
   /** Which build to load when `wasm` is not given: `auto` (default), `simd` or `scalar`. */
   build?: WasmBuild;

@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import type { AnimCore } from './anim-core.js';
 import { clipSampleFlags, SAMPLE_MANY_KIND, unitySampleFlags } from './kernel-exports.js';
 
+/** Options of `resample`. */
 export interface ResampleOptions {
   /** Keys per second, a finite number > 0. */
   fps: number;
@@ -19,6 +20,7 @@ export interface ResampleOptions {
   measureDeviation?: boolean;
 }
 
+/** What `resample` returns. */
 export interface ResampleResult {
   /** The `uniform` clip: static curves stay static, every other curve gets `keyCount` float4 keys. */
   clip: AnimClip;

@@ -8,6 +8,7 @@ import { restInverseBindMatrices } from './sample-many-inverse-bind.js';
 /** What `SampleManyJob.run` writes besides the samples. */
 export type SampleManyOutput = 'samples' | 'model' | 'skinning';
 
+/** Options of `AnimCore.createSampleMany`. */
 export interface SampleManyOptions {
   /** The clip every instance plays (loaded in the core). */
   clip: AnimClip;
@@ -163,12 +164,12 @@ export class SampleManyJob {
     this.core.kernel.sampleMany(this.ptr, n, this.flags, this.unityFlags, this.mixFlags, this.timeFactor, SAMPLE_MANY_OUTPUT[this.output]);
   }
 
-  /** `4 × curveCount × instances` floats: instance i's curve c at `4 (i · curveCount + c)`. */
   /** @internal byte offset of `samples` in wasm memory */
   get samplesPtr(): number {
     return this.arrayAt(SampleManyField.Samples);
   }
 
+  /** `4 × curveCount × instances` floats: instance i's curve c at `4 (i · curveCount + c)`. */
   get samples(): Float32Array {
     const at = this.arrayAt(SampleManyField.Samples) >>> 2;
     return this.core.views.f32.subarray(at, at + 4 * this.curveCount * this.instances);

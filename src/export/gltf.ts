@@ -9,6 +9,7 @@ import { addSkinnedMeshes } from './skinned-meshes.js';
 import { boolTrack } from './bool-track.js';
 import type { ExportCounts } from './export-counts.js';
 
+/** Options of `toGltfDocument`. */
 export interface GltfExportOptions {
   /**
    * Keys per second of every exported clip (`resample`); default: each clip's own key times

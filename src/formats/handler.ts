@@ -52,6 +52,7 @@ export interface FormatInput<P = unknown> {
 export interface FormatHandler<P = unknown> {
   /** Stable id; `--format` takes it. */
   readonly id: string;
+  /** One line for `--help` and messages: the format and its files. */
   readonly description: string;
   /**
    * Higher first: the order `detectFormat` tries handlers in (cheap magic checks before AAF's full

@@ -1,10 +1,13 @@
 import { DataTexture, FloatType, RGBAFormat } from 'three';
 import type { AnimClip, AnimCore, RotationMode, SampleManyJob, Skeleton } from 'animcore';
 
+/** Options of `new InstancedBoneTexture(core, options)`. */
 export interface InstancedBoneTextureOptions {
+  /** The clip every instance plays (its resource loaded in the core). */
   clip: AnimClip;
   /** A second clip of the same layout, mixed in with `update`'s per-instance weights. */
   mixWith?: AnimClip;
+  /** The joint hierarchy the clip drives. */
   skeleton: Skeleton;
   /** Number of instances (≥ 1). */
   instances: number;
@@ -66,6 +69,7 @@ export class InstancedBoneTexture {
     this.texture.needsUpdate = true;
   }
 
+  /** Frees the job's wasm memory and the texture's GPU copy. */
   dispose(): void {
     this.job.dispose();
     this.texture.dispose();

@@ -1,6 +1,7 @@
 import { Bone, type Skeleton as ThreeSkeleton } from 'three';
 import type { AnimClip, AnimCore, RotationMode, SampleManyJob, Skeleton } from 'animcore';
 
+/** Options of `new SkeletonPlayer(core, options)`. */
 export interface SkeletonPlayerOptions {
   /** The clip to play (its resource loaded in the core). */
   clip: AnimClip;
@@ -70,6 +71,7 @@ export class SkeletonPlayer {
     });
   }
 
+  /** Frees the job's wasm memory; the bones keep their last pose. */
   dispose(): void {
     this.job.dispose();
   }

@@ -8,10 +8,12 @@ import type { AafText } from './text.js';
  * `shared-count` (one u16 key count per object with channels, shared by its channels).
  */
 export type AafAnimationVariant = 'per-channel' | 'controller' | 'shared-count';
+/** Every animation layout, in the order `readAafAnimation` tries them (spec aaf.md §2.1). */
 export const AAF_ANIMATION_VARIANTS: readonly AafAnimationVariant[] = ['per-channel', 'controller', 'shared-count'];
 
 /** Flag bits of an animated object (spec aaf.md §2): any other bit is an error. */
 export const AafChannelFlag = { position: 2, rotation: 4, scale: 8 } as const;
+/** A channel of an animated object: `position`, `rotation` or `scale`. */
 export type AafChannelName = keyof typeof AafChannelFlag;
 
 /** The channels in file order, with their value count per key (x y z, or qx qy qz qw). */

@@ -12,8 +12,10 @@ import { readFittingVariant } from './fitting-variant.js';
 import { readAafHeader } from './header.js';
 import { readAafText } from './text.js';
 
+/** The `format` of AAF animation resources and of their `FormatError`s. */
 export const AAF_ANIMATION_FORMAT = 'aaf-animation';
 
+/** Options of `readAafAnimation`. */
 export interface ReadAafAnimationOptions {
   /** Read this layout only instead of trying all three (spec aaf.md §2.1). */
   variant?: AafAnimationVariant;

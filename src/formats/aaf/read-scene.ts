@@ -12,8 +12,10 @@ import {
 } from './scene.js';
 import { readAafText } from './text.js';
 
+/** The `format` of AAF scene resources and of their `FormatError`s. */
 export const AAF_SCENE_FORMAT = 'aaf-scene';
 
+/** Options of `readAafScene`. */
 export interface ReadAafSceneOptions {
   /** Read this variant only instead of trying all four (spec aaf.md §3.1). */
   variant?: AafSceneVariant;

@@ -36,6 +36,7 @@ export interface SkcSkin {
   indices: Uint32Array;
 }
 
+/** A parsed Meteor `.skc` file: its skinned meshes in file order (spec meteor.md §5). */
 export interface SkcDocument {
   skins: SkcSkin[];
 }

@@ -32,4 +32,5 @@ export const TRACKED_HAND_JOINTS = [
   'PinkyTip',
 ] as const;
 
+/** An MRTK `TrackedHandJoint` name (`TRACKED_HAND_JOINTS`, in the enum's order). */
 export type TrackedHandJoint = (typeof TRACKED_HAND_JOINTS)[number];

@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.js';
 import { ByteWriter } from '../binary.js';
 import { MRTK_JOINT_COUNT, MRTK_MAGIC, type MrtkHand, type MrtkPoseCurves, type MrtkRecording } from './recording.js';
 
+/** Options of `writeMrtk`. */
 export interface WriteMrtkOptions {
   /** Minor version to write, 0 or 1; default the recording's own `versionMinor`. */
   versionMinor?: number;

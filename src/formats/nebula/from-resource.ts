@@ -2,6 +2,7 @@ import { UsageError } from '../../errors.js';
 import { AnimResource, CurveType, InfinityType, type AnimClip } from '../../anim/index.js';
 import type { Nax3Clip, Nax3Curve, Nax3Document, Nax3Event } from './nax3-document.js';
 
+/** Options of `nax3FromResource`. */
 export interface Nax3FromResourceOptions {
   /** Byte order `writeNax3` will use by default; `little` (PC, magic bytes "10AN") unless told. */
   byteOrder?: 'little' | 'big';

@@ -17,6 +17,7 @@ export type Nax2Layout = 'A' | 'B' | 'C' | 'nanim2';
  * from this.
  */
 export const NAX2_IPOL_NAMES = ['none', 'step', 'quat', 'linear'] as const;
+/** A nax2 curve's interpolation type by name (`NAX2_IPOL_NAMES`). */
 export type Nax2IpolName = (typeof NAX2_IPOL_NAMES)[number];
 
 /** Stored loop types (spec §1.3): 0 = clamp, 1 = repeat. */

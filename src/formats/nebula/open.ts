@@ -52,6 +52,7 @@ export interface OpenNebulaOptions {
   format?: NebulaFormat;
 }
 
+/** What `openNebula` reads: an animation's bytes and, optionally, its skeleton. */
 export interface OpenNebulaInput {
   /** The animation file: `.nax2`, `.nax3` or `.nanim2`, told apart by content. */
   animation: Uint8Array;

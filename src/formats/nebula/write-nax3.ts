@@ -4,6 +4,7 @@ import { writeF32Bits } from './float-bits.js';
 import { findNax3KeyRangeProblem, type Nax3Document } from './nax3-document.js';
 import { cString } from './read-nax3.js';
 
+/** Options of `writeNax3`. */
 export interface WriteNax3Options {
   /** Byte order of the output; defaults to the document's `byteOrder` (magic "10AN" LE, "NA01" BE, spec §2.3). */
   littleEndian?: boolean;
