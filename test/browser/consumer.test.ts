@@ -1,15 +1,18 @@
 // A consumer app (issue 8): the packed tarball (`npm pack`) installed into a fresh Vite app in a
-// temporary folder, built and served, and run in Vite's dev server (with dependency
-// pre-bundling on, no `optimizeDeps.exclude`); in both the `.wasm` must load and sample in
-// Chromium. The tarball is unpacked into the app's node_modules and its dependencies are linked
-// from this checkout's node_modules, so the test needs no registry.
+// temporary folder (`npm ci --offline`, test/helpers/packed-package.ts), built and served, and run
+// in Vite's dev server (with dependency pre-bundling on, no `optimizeDeps.exclude`); in both the
+// `.wasm` must load and sample in Chromium. A second page is the README's Web Worker example, its
+// two files exactly as the README writes them.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFileSet } from 'animcore';
 import { haveChromium, launchChromium, serveStatic } from '../../scripts/browser.mjs';
+import { installPacked, packAnimcore } from '../helpers/packed-package.js';
+import { readmeBlocks } from '../helpers/readme-blocks.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -32,29 +35,28 @@ const EXPECTED = [1, 2, 3, 0, 0.5, 1, 1.5, 0];
 const enabled = haveChromium('consumer browser test');
 
 describe.skipIf(!enabled)('a Vite app using the packed package', () => {
+  let dir: string;
   let app: string;
   let browser: Browser;
 
   beforeAll(async () => {
-    app = mkdtempSync(join(tmpdir(), 'animcore-consumer-'));
-    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', app], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop()!;
-    const packageDir = join(app, 'node_modules', 'animcore');
-    mkdirSync(packageDir, { recursive: true });
-    execFileSync('tar', ['xzf', join(app, tarball), '-C', packageDir, '--strip-components=1']);
-    const { dependencies } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    for (const name of [...Object.keys(dependencies), 'vite']) {
-      mkdirSync(join(app, 'node_modules', name, '..'), { recursive: true });
-      symlinkSync(join(root, 'node_modules', name), join(app, 'node_modules', name));
-    }
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    dir = mkdtempSync(join(tmpdir(), 'animcore-consumer-'));
+    app = join(dir, 'app');
+    installPacked(app, packAnimcore(dir), 'module', ['vite']);
     writeFileSync(join(app, 'index.html'), '<!doctype html><html><body><script type="module" src="./main.js"></script></body></html>');
     writeFileSync(join(app, 'main.js'), MAIN);
+    // The README's Web Worker example: its page fetches wave.nax3 from the app's public folder.
+    for (const block of readmeBlocks(join(root, 'README.md')).filter((b) => b.file)) writeFileSync(join(app, block.file!), block.code);
+    writeFileSync(join(app, 'worker.html'), '<!doctype html><html><body><script type="module" src="./main.ts"></script></body></html>');
+    mkdirSync(join(app, 'public'));
+    copyFileSync(join(root, 'examples', 'nebula', 'wave.nax3'), join(app, 'public', 'wave.nax3'));
+    writeFileSync(join(app, 'vite.config.js'), "export default { build: { rollupOptions: { input: ['index.html', 'worker.html'] } } };\n");
     browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    if (app) rmSync(app, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   async function result(url: string): Promise<{ build: string; samples: number[] }> {
@@ -68,26 +70,52 @@ describe.skipIf(!enabled)('a Vite app using the packed package', () => {
     }
   }
 
-  it('builds with vite build, and the built app samples with the SIMD .wasm', async () => {
+  /** What the README's worker page logs: the clip names and the length of the samples it got back. */
+  async function workerLog(url: string): Promise<unknown[]> {
+    const page = await browser.newPage();
+    try {
+      // Vite's dev client logs its own lines ("[vite] connecting..."); the example logs one.
+      const logged = new Promise<unknown[]>((resolve) =>
+        page.on('console', (m) => {
+          if (!m.text().startsWith('[vite]')) void Promise.all(m.args().map((a) => a.jsonValue())).then(resolve);
+        }),
+      );
+      page.on('pageerror', (e) => console.error(e));
+      await page.goto(url);
+      return await logged;
+    } finally {
+      await page.close();
+    }
+  }
+
+  /** The README worker's reply for wave.nax3: its clip names, and 4 floats × curves × 64 instances. */
+  async function expectedWorkerLog(): Promise<unknown[]> {
+    const { resource } = await openFileSet([{ name: 'wave.nax3', bytes: new Uint8Array(readFileSync(join(root, 'examples', 'nebula', 'wave.nax3'))) }]);
+    return [resource.clips.map((c) => c.name), 4 * resource.clip(0).curves.length * 64];
+  }
+
+  it('builds with vite build, and the built app samples with the SIMD .wasm, in the page and in the README\'s worker', async () => {
     execFileSync(process.execPath, [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: app, stdio: 'inherit' });
     const server = await serveStatic({ '/': join(app, 'dist') });
     try {
       const r = await result(`${server.url}/index.html`);
       expect(r.build).toBe('simd');
       r.samples.forEach((v, i) => expect(v).toBeCloseTo(EXPECTED[i]!, 6));
+      expect(await workerLog(`${server.url}/worker.html`)).toEqual(await expectedWorkerLog());
     } finally {
       await server.close();
     }
   });
 
-  it('runs in the Vite dev server with dependency pre-bundling (no optimizeDeps.exclude)', async () => {
+  it('runs in the Vite dev server with dependency pre-bundling (no optimizeDeps.exclude), the README\'s worker too', async () => {
     const { createServer } = (await import(join(app, 'node_modules', 'vite', 'dist', 'node', 'index.js'))) as typeof import('vite');
-    const server = await createServer({ root: app, configFile: false, logLevel: 'warn', server: { host: '127.0.0.1', port: 0 } });
+    const server = await createServer({ root: app, logLevel: 'warn', server: { host: '127.0.0.1', port: 0 } });
     await server.listen();
     try {
       const r = await result(server.resolvedUrls!.local[0]!);
       expect(r.build).toBe('simd');
       r.samples.forEach((v, i) => expect(v).toBeCloseTo(EXPECTED[i]!, 6));
+      expect(await workerLog(`${server.resolvedUrls!.local[0]!}worker.html`)).toEqual(await expectedWorkerLog());
     } finally {
       await server.close();
     }
