@@ -21,7 +21,7 @@ export {
   type SetMember,
   type SetPlan,
 } from './formats/open-files.js';
-export { openFile, type OpenFileOptions } from './formats/open-file.js';
+export { openFile, type OpenedFile, type OpenFileOptions } from './formats/open-file.js';
 export { toGltfDocument, writeGlb, writeGltf, type GltfExport, type GltfExportOptions, type OutputFile } from './export/gltf.js';
 export { animJson, type AnimJson } from './export/json.js';
 export type { ExportCounts } from './export/export-counts.js';

@@ -25,6 +25,7 @@ export interface BlendLayer {
   readonly reference?: SampleArrays;
 }
 
+/** Options of a layered blend (`referenceBlend` and the sequencer's blend): rule and rotation blend. */
 export interface BlendOptions {
   /** Default `priority`. */
   rule?: BlendRule;

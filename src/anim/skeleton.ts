@@ -7,6 +7,7 @@ export interface JointPose {
   scale: [number, number, number];
 }
 
+/** One joint of a `Skeleton`: its name, parent and rest pose (local space). */
 export interface Joint {
   name: string;
   /** Index of the parent joint, or -1 for a root. Always less than this joint's own index. */

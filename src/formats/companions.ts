@@ -6,6 +6,7 @@ import type { FormatHandler } from './handler.js';
  * Names are file names without folders.
  */
 export interface Folder {
+  /** File names in the folder (no folders), in any order. */
   names(): readonly string[];
   /** Bytes of `name`, one of `names()`. */
   read(name: string): Uint8Array;

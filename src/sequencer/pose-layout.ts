@@ -10,6 +10,7 @@ export interface PoseCurve {
   readonly curveType: CurveType;
 }
 
+/** Options of `mask(joints, options)`: which curves of the named joints, and their weight. */
 export interface JointMaskOptions {
   /** Also every descendant of the named joints in the skeleton. Default false. */
   children?: boolean;
@@ -79,6 +80,7 @@ export class PoseLayout {
     curves.forEach((c, i) => this.rest.set(this.restOf(c, animating.get(key(c.joint, c.property))), 4 * i));
   }
 
+  /** Number of curves in the layout (one float4 each in a pose). */
   get curveCount(): number {
     return this.curves.length;
   }

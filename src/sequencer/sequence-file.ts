@@ -70,6 +70,7 @@ function checkMaskShape(m: unknown, path: string): void {
   checkBoolean(m.children, `${path}.children`, false);
 }
 
+/** Options of `loadSequence`. */
 export interface LoadSequenceOptions {
   /** Overrides the file's `rotation` (the CLI's `--rotation`). */
   rotation?: 'nlerp' | 'slerp';

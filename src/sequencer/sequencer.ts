@@ -9,6 +9,7 @@ import { type JointMaskOptions, PoseLayout } from './pose-layout.js';
 import { type JobContext, resolveClip, resolveJob } from './resolve-job.js';
 import { JobSchedule } from './schedule.js';
 
+/** Options of `new AnimSequencer(core, resource, options)`. */
 export interface AnimSequencerOptions {
   /** Blend rule of the normal jobs (spec sequencer.md §3). Default `priority` (Nebula3). */
   rule?: BlendRule;
