@@ -99,7 +99,7 @@ describe('the packed package in fresh projects', () => {
     expect(readFileSync(join(pkg, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     expect(existsSync(join(pkg, 'CHANGELOG.md'))).toBe(true);
     const licences = readFileSync(join(pkg, 'dist', 'THIRD_PARTY_LICENSES.md'), 'utf8');
-    for (const name of ['cac', 'cli-progress', 'piscina', 'tinyglobby', 'fast-xml-parser']) expect(licences).toContain(`## ${name} `);
+    for (const name of ['commander', 'cli-progress', 'piscina', 'tinyglobby', 'fast-xml-parser']) expect(licences).toContain(`## ${name} `);
     const declarations = readdirSync(join(pkg, 'dist')).filter((f) => /\.d\.c?ts$/.test(f)).sort();
     expect(declarations).toEqual(['index.d.cts', 'index.d.ts', 'three.d.cts', 'three.d.ts']);
   });
