@@ -4,10 +4,8 @@
  * expected; misuse of the API is a `UsageError`.
  */
 export class AnimcoreError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
+  // Spelled out, not `new.target.name`: minifiers rename classes, and messages read `n: …` then.
+  override name: string = 'AnimcoreError';
 }
 
 /** Where in the input a `FormatError` happened: a byte offset (binary) or a 1-based line (text). */
@@ -23,6 +21,7 @@ export interface FormatErrorLocation {
  * (e.g. `truncated`, `bad-magic`, `size-mismatch`, `bad-value`, `trailing-bytes`).
  */
 export class FormatError extends AnimcoreError {
+  override name = 'FormatError';
   readonly format: string;
   readonly code: string;
   readonly offset: number | undefined;
@@ -44,4 +43,6 @@ export class FormatError extends AnimcoreError {
 }
 
 /** The API was called in a way it does not support (wrong sizes, disposed objects, bad options). */
-export class UsageError extends AnimcoreError {}
+export class UsageError extends AnimcoreError {
+  override name = 'UsageError';
+}
