@@ -1,11 +1,21 @@
 import type { AnimClip, AnimCore, AnimCurve } from 'animcore';
 
 const LANE_COLOURS = ['#ff5566', '#55dd77', '#5599ff', '#dddd55'];
+const LANE_NAMES = ['x', 'y', 'z', 'w'];
 const SAMPLES = 300;
+/** Space for the value labels (left) and the time axis (bottom), in pixels. */
+const LEFT = 44;
+const BOTTOM = 30;
+/** Space above the plot, where the legend is, in pixels. */
+const TOP = 22;
+/** Time-axis steps in seconds; the smallest that keeps labels `MIN_TICK_PX` apart is used. */
+const TICK_STEPS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600];
+const MIN_TICK_PX = 70;
 
 /**
  * Plots one curve of a clip over [0, duration]: the sampled lanes x y z w (as the core samples
- * them), its keys as dots, and for Unity curves each key's in/out tangents as short strokes.
+ * them) with a legend, its keys as dots, for Unity curves each key's in/out tangents as short
+ * strokes, a time axis in seconds, and the playback time as a vertical line.
  */
 export function drawCurve(canvas: HTMLCanvasElement, core: AnimCore, clip: AnimClip, index: number, time: number): void {
   const g = canvas.getContext('2d')!;
@@ -29,8 +39,8 @@ export function drawCurve(canvas: HTMLCanvasElement, core: AnimCore, clip: AnimC
   let lo = Math.min(...all);
   let hi = Math.max(...all);
   if (hi - lo < 1e-6) [lo, hi] = [lo - 1, hi + 1];
-  const x = (t: number) => 30 + ((width - 40) * t) / duration;
-  const y = (v: number) => height - 15 - ((height - 30) * (v - lo)) / (hi - lo);
+  const x = (t: number) => LEFT + ((width - LEFT - 10) * t) / duration;
+  const y = (v: number) => height - BOTTOM - ((height - BOTTOM - TOP) * (v - lo)) / (hi - lo);
   g.strokeStyle = '#333844';
   g.beginPath();
   g.moveTo(x(0), y(0));
@@ -38,8 +48,10 @@ export function drawCurve(canvas: HTMLCanvasElement, core: AnimCore, clip: AnimC
   g.stroke();
   g.fillStyle = '#99a';
   g.font = '10px sans-serif';
-  g.fillText(hi.toPrecision(3), 2, 12);
-  g.fillText(lo.toPrecision(3), 2, height - 4);
+  g.fillText(hi.toPrecision(3), 2, y(hi) + 8);
+  g.fillText(lo.toPrecision(3), 2, y(lo));
+  timeAxis(g, x, duration, height - BOTTOM);
+  legend(g, width, lanes);
   values.forEach((lane, l) => {
     g.strokeStyle = LANE_COLOURS[l]!;
     g.beginPath();
@@ -90,5 +102,35 @@ function keyPoints(clip: AnimClip, curve: AnimCurve): KeyPoint[] {
       return keys.lanes.flatMap((l, lane) =>
         Array.from(l.time, (time, k) => ({ lane, time, value: l.value[k]!, tangents: [l.inTangent[k]!, l.outTangent[k]!] as [number, number] })),
       );
+  }
+}
+
+/** Ticks and labels in seconds along the bottom, `base` pixels down. */
+function timeAxis(g: CanvasRenderingContext2D, x: (t: number) => number, duration: number, base: number): void {
+  const pxPerSecond = x(1) - x(0);
+  const step = TICK_STEPS.find((s) => s * pxPerSecond >= MIN_TICK_PX) ?? TICK_STEPS[TICK_STEPS.length - 1]!;
+  g.strokeStyle = '#556';
+  g.fillStyle = '#99a';
+  g.beginPath();
+  g.moveTo(x(0), base);
+  g.lineTo(x(duration), base);
+  for (let k = 0; k * step <= duration + 1e-9; k++) {
+    g.moveTo(x(k * step), base);
+    g.lineTo(x(k * step), base + 4);
+  }
+  g.stroke();
+  g.textAlign = 'center';
+  for (let k = 0; k * step <= duration + 1e-9; k++) g.fillText(`${Number((k * step).toFixed(2))} s`, x(k * step), base + 15);
+  g.textAlign = 'left';
+}
+
+/** The lanes' names in their colours, top right. */
+function legend(g: CanvasRenderingContext2D, width: number, lanes: number): void {
+  g.font = '11px sans-serif';
+  for (let l = 0; l < lanes; l++) {
+    const left = width - 22 * (lanes - l) - 6;
+    g.fillStyle = LANE_COLOURS[l]!;
+    g.fillRect(left, 5, 8, 8);
+    g.fillText(LANE_NAMES[l]!, left + 10, 13);
   }
 }

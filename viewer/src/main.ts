@@ -1,10 +1,12 @@
 // The viewer page: opens files, plays clips on a skeleton (or MRTK hands), plots curves, runs the
 // stress mode, and exposes `window.__animcore` for the browser tests.
-import { type AnimClip, AnimCore, type AnimResource, type WasmBuild } from 'animcore';
+import { type AnimClip, AnimCore, type AnimCurve, type AnimResource, detectFormat, type OpenedFileSet, planSet, type WasmBuild } from 'animcore';
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { CharacterView } from './character-view.js';
 import { drawCurve } from './curve-panel.js';
+import { ErrorPanel } from './error-panel.js';
+import { renderFacts } from './facts-panel.js';
 import { looseSkeleton } from './loose-skeleton.js';
 import { meteorSkins } from './meteor-skin.js';
 import { MrtkView } from './mrtk-view.js';
@@ -17,6 +19,7 @@ import { SampleWorkerClient } from './worker-client.js';
 const EXAMPLES: Record<string, string[]> = {
   'nebula wave': ['nebula/wave.nax3'],
   'AAF teapot-man': ['aaf/teapot-man.scene.aaf', 'aaf/teapot-man.anim.aaf'],
+  'MRTK hand wave': ['mrtk/hand-wave.bin'],
 };
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -38,6 +41,7 @@ scene.add(grid);
 const camera = new THREE.PerspectiveCamera(50, 1, 0.01, 10000);
 camera.position.set(2, 2, 4);
 const controls = new OrbitControls(camera, canvas);
+const errors = new ErrorPanel($('errors'));
 
 interface State {
   files: NamedBytes[];
@@ -52,41 +56,75 @@ interface State {
 }
 const state: State = { files: [], resource: null, clip: null, view: null, stress: null, time: 0, playing: true, samplingMs: 0, frames: 0 };
 
-/** Opens a file set and shows its first clip. */
+/**
+ * Opens a file set and shows its first clip. Everything is read and built before anything is
+ * replaced, so a file that fails leaves the current one playing; the error goes to the error panel
+ * (naming the file that opens the set) and is rethrown.
+ */
 async function open(files: NamedBytes[]): Promise<AnimResource> {
-  stopStress();
-  state.view?.dispose();
-  state.view = null;
-  state.resource?.dispose();
-  const opened = await openFileSet(files);
-  state.files = files;
-  state.resource = opened.resource;
-  core.load(opened.resource);
+  let opened: OpenedFileSet;
+  let view: CharacterView | MrtkView;
+  try {
+    opened = await openFileSet(files);
+  } catch (e) {
+    errors.show(mainName(files), e);
+    throw e;
+  }
   const r = opened.resource;
-  $('facts').textContent = [
-    `${opened.main} (${files.length} file${files.length > 1 ? 's' : ''})`,
-    `format: ${r.format} (${opened.handler.description})`,
-    `clips: ${r.clips.length}, skeleton: ${r.skeleton ? `${r.skeleton.size} joints` : r.format === 'mrtk' ? 'none (camera and hands)' : 'none (joints drawn unconnected)'}, meshes: ${r.meshes.length}`,
-    `build: ${core.simd ? 'SIMD' : 'scalar'}`,
-    `info: ${JSON.stringify(r.info, null, 1)}`,
-    `warnings: ${r.warnings.length === 0 ? 'none' : '\n- ' + r.warnings.join('\n- ')}`,
-  ].join('\n');
+  try {
+    core.load(r);
+    view = createView(r, r.clips[0]!, files);
+  } catch (e) {
+    r.dispose();
+    errors.show(opened.main, e);
+    throw e;
+  }
+  const previous = state.resource;
+  state.files = files;
+  state.resource = r;
+  renderFacts($<HTMLTableElement>('facts'), opened, files.length, core.simd ? 'SIMD' : 'scalar');
   const clips = $<HTMLSelectElement>('clips');
   clips.replaceChildren(...r.clips.map((c, i) => new Option(`${c.name} (${c.duration.toFixed(2)} s, ${c.curves.length} curves)`, String(i))));
-  selectClip(0);
+  show(r.clips[0]!, view);
+  previous?.dispose(); // after its view (show disposed it)
   return r;
 }
 
+/** The name of the file that opens `files` (for error messages): the registry's choice, else all names. */
+function mainName(files: readonly NamedBytes[]): string {
+  const main = planSet(files.map((f) => ({ name: f.name, detection: detectFormat(f.bytes, f.name) }))).mains[0];
+  return main?.name ?? files.map((f) => f.name).join(', ');
+}
+
+/** Switches to clip `index` of the open resource; on failure the current clip stays. */
 function selectClip(index: number): void {
   const resource = state.resource!;
   const clip = resource.clips[index]!;
+  try {
+    show(clip, createView(resource, clip, state.files));
+  } catch (e) {
+    errors.show(`clip ${clip.name}`, e);
+    $<HTMLSelectElement>('clips').value = String(resource.clips.indexOf(state.clip!));
+  }
+}
+
+/** The view of `clip`: MRTK hands and camera, or the skeleton (a stand-in without one) with meshes and skins. */
+function createView(resource: AnimResource, clip: AnimClip, files: readonly NamedBytes[]): CharacterView | MrtkView {
+  if (resource.format === 'mrtk') return new MrtkView(core, clip);
+  const view = new CharacterView(core, resource, clip, resource.skeleton ?? looseSkeleton(clip), resource.format === 'meteor' ? meteorSkins(files) : []);
+  // Meteor files keep their Z-up file space; turn them upright for three.js's Y-up.
+  if (String(resource.info.space ?? '').includes('Z-up')) view.body.rotation.x = -Math.PI / 2;
+  return view;
+}
+
+/** Replaces the current view with `view` of `clip`, frames it, and lists the clip's curves (keeping the plotted one). */
+function show(clip: AnimClip, view: CharacterView | MrtkView): void {
+  const plotted = state.clip?.curves[Number($<HTMLSelectElement>('curves').value || 0)];
+  stopStress();
   state.view?.dispose();
+  state.view = view;
   state.clip = clip;
   state.time = 0;
-  state.view = resource.format === 'mrtk' ? new MrtkView(core, clip) : new CharacterView(core, resource, clip, resource.skeleton ?? looseSkeleton(clip), resource.format === 'meteor' ? meteorSkins(state.files) : []);
-  const view = state.view;
-  // Meteor files keep their Z-up file space; turn them upright for three.js's Y-up.
-  if (view instanceof CharacterView && String(resource.info.space ?? '').includes('Z-up')) view.body.rotation.x = -Math.PI / 2;
   scene.add(view.root);
   // Frame the whole motion: the union of the poses at a few times over the clip.
   const box = new THREE.Box3();
@@ -98,9 +136,18 @@ function selectClip(index: number): void {
   view.update(0);
   if (view instanceof CharacterView) view.setMarkerSize(Math.max(1e-3, box.getSize(new THREE.Vector3()).length() * 0.008));
   frame(view.root, box);
-  $<HTMLSelectElement>('curves').replaceChildren(
+  const curves = $<HTMLSelectElement>('curves');
+  curves.replaceChildren(
     ...clip.curves.map((c, i) => new Option(`${i}: ${c.target.joint ?? '-'} ${c.target.property} (${c.curveType}, ${c.keys.encoding}${c.active ? '' : ', inactive'})`, String(i))),
   );
+  curves.value = String(sameCurve(clip, plotted));
+}
+
+/** The index in `clip` of the curve that drives what `previous` drove (joint, property, type), else 0. */
+function sameCurve(clip: AnimClip, previous: AnimCurve | undefined): number {
+  if (!previous) return 0;
+  const i = clip.curves.findIndex((c) => c.target.joint === previous.target.joint && c.target.property === previous.target.property && c.curveType === previous.curveType);
+  return Math.max(0, i);
 }
 
 /** Points the camera at `object`'s bounds (or at `box`). */
@@ -158,10 +205,15 @@ $<HTMLInputElement>('scrub').oninput = (e) => {
 };
 $<HTMLButtonElement>('stress').onclick = () => {
   if (state.stress) stopStress();
-  else startStress(Number($<HTMLInputElement>('instances').value), $<HTMLSelectElement>('engine').value as StressEngine).catch((e) => alert(e));
+  else startStress(Number($<HTMLInputElement>('instances').value), $<HTMLSelectElement>('engine').value as StressEngine).catch((e) => errors.show('stress mode', e));
 };
 const picker = $<HTMLInputElement>('picker');
-picker.onchange = async () => open(await readFiles(picker.files ?? [])).catch((e) => alert(e));
+// open() reports its own errors in the page; a failed open changes nothing else.
+const ignore = () => undefined;
+picker.onchange = async () => {
+  await open(await readFiles(picker.files ?? [])).catch(ignore);
+  picker.value = ''; // the same files picked again open again
+};
 const drop = document.body;
 drop.ondragover = (e) => {
   e.preventDefault();
@@ -171,19 +223,32 @@ drop.ondragleave = () => $('drop').classList.remove('over');
 drop.ondrop = async (e) => {
   e.preventDefault();
   $('drop').classList.remove('over');
-  if (e.dataTransfer) open(await readFiles(e.dataTransfer.files)).catch((err) => alert(err));
+  if (e.dataTransfer) await open(await readFiles(e.dataTransfer.files)).catch(ignore);
 };
 for (const [name, urls] of Object.entries(EXAMPLES)) {
   const a = document.createElement('a');
   a.textContent = name;
-  a.onclick = async () => open(await fetchFiles(urls)).catch((e) => alert(e));
+  a.onclick = async () => {
+    const files = await fetchFiles(urls).catch((e: unknown) => errors.show(urls.join(', '), e));
+    if (files) await open(files).catch(ignore);
+  };
   $('examples').append(a);
 }
 
 // The frame loop.
 let last = performance.now();
 let fps = 0;
+/** One frame; any error goes to the error panel (counted, not repeated) and the loop goes on. */
 function tick(now: number): void {
+  try {
+    step(now);
+  } catch (e) {
+    setPlaying(false);
+    errors.show(state.clip ? `clip ${state.clip.name}` : 'frame', e);
+  }
+  requestAnimationFrame(tick);
+}
+function step(now: number): void {
   const dt = Math.min(0.1, (now - last) / 1000);
   last = now;
   fps = 0.9 * fps + 0.1 * (dt > 0 ? 1 / dt : 0);
@@ -216,7 +281,6 @@ function tick(now: number): void {
   renderer.render(scene, camera);
   state.frames++;
   $('stats').textContent = `${fps.toFixed(0)} fps · sampling ${state.samplingMs.toFixed(2)} ms/frame${state.stress ? ` · ${state.stress.instances} × ${state.stress.engine}` : ''}`;
-  requestAnimationFrame(tick);
 }
 requestAnimationFrame(tick);
 

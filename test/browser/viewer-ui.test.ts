@@ -1,0 +1,202 @@
+// The viewer driven as a person drives it (issue 17): files through the file input and by
+// dropping them, examples, buttons, the scrub slider and the selects by clicking; what the page
+// shows is read from the DOM (the facts table, the error panel, the time label, the curve plot).
+// A screenshot of each state goes to test-results/viewer-ui-*.png.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { haveChromium, launchChromium, serveStatic } from '../../scripts/browser.mjs';
+import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const results = join(root, 'test-results');
+const example = (path: string) => join(root, 'examples', path);
+
+type Hook = { frames(): number; time(): number; canvas(): { differing: number; hash: string } };
+declare const window: { __animcore: Hook };
+
+const enabled = haveChromium('viewer UI tests');
+
+describe.skipIf(!enabled)('the viewer, driven through its UI', () => {
+  let site: string;
+  let server: { url: string; close(): Promise<void> };
+  let browser: Browser;
+
+  beforeAll(async () => {
+    site = mkdtempSync(join(tmpdir(), 'animcore-viewer-ui-'));
+    execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { cwd: root, stdio: 'inherit' });
+    // Its own output folder, so that it can build while viewer.test.ts builds viewer/dist.
+    execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'viewer', '--outDir', site, '--emptyOutDir', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    mkdirSync(results, { recursive: true });
+    server = await serveStatic({ '/': site });
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (site) rmSync(site, { recursive: true, force: true });
+  });
+
+  /** A page of the viewer, ready; it fails the test on any dialog (alert) or uncaught error. */
+  async function viewer(): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    page.on('dialog', (d) => {
+      throw new Error(`the page opened a ${d.type()} dialog: ${d.message()}`);
+    });
+    const uncaught: Error[] = [];
+    page.on('pageerror', (e) => uncaught.push(e));
+    await page.goto(`${server.url}/index.html`);
+    await page.waitForFunction(() => window.__animcore !== undefined);
+    (page as Page & { uncaught: Error[] }).uncaught = uncaught;
+    return page;
+  }
+
+  /** The facts table as `{ row header: cell text }`. */
+  async function facts(page: Page): Promise<Record<string, string>> {
+    return page.$$eval('#facts tr', (rows) => Object.fromEntries(rows.map((r) => [r.querySelector('th')?.textContent ?? '', r.querySelector('td')?.textContent ?? ''])));
+  }
+
+  async function waitForFile(page: Page, name: string): Promise<void> {
+    await page.waitForFunction((n) => document.querySelector('#facts th')?.textContent === 'file' && document.querySelector('#facts td')!.textContent!.startsWith(n), name);
+  }
+
+  /** Whether the picture changes within 400 ms (the frame loop runs and the clip plays). */
+  async function playing(page: Page): Promise<boolean> {
+    const a = await page.evaluate(() => window.__animcore.canvas());
+    await page.waitForTimeout(400);
+    const b = await page.evaluate(() => window.__animcore.canvas());
+    return a.differing > 0.005 && a.hash !== b.hash;
+  }
+
+  it.skipIf(!haveFixtures('meteor') || !haveFixtures('nebula'))('opens a Meteor set through the file input: a facts table with paired, ignored and skinned meshes', async () => {
+    const page = await viewer();
+    try {
+      const files = ['p0.amb', 'P0.bnc', 'P0.pos', 'p0.skc'].map((n) => fixturePath('meteor', n));
+      await page.setInputFiles('#picker', [...files, fixturePath('nebula', 'eagle.n2')]);
+      await waitForFile(page, 'p0.amb');
+      const f = await facts(page);
+      expect(f.file).toBe('p0.amb (of 5 files)');
+      expect(f.paired).toBe('P0.bnc (bnc, found by name), P0.pos (pos, found by name), p0.skc (skc, found by name)');
+      expect(f.ignored).toBe('eagle.n2');
+      expect(f.meshes).toBe('0 rigid');
+      expect(f['skinned meshes']).toMatch(/^1 \(.*\d+ vertices\)$/);
+      expect(f.skeleton).toMatch(/^\d+ joints$/);
+      // A table of facts, not a dump: the 470 unavailable poses fold into one row.
+      expect(Object.keys(f).length).toBeLessThan(40);
+      expect(f['info.unavailablePoses']).toMatch(/^470 items: /);
+      expect(await page.isVisible('#facts details ol')).toBe(false);
+      expect(await playing(page)).toBe(true);
+      await page.screenshot({ path: join(results, 'viewer-ui-meteor-facts.png') });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a bad file after a good one: the error panel names file, reason and byte offset, the good clip plays on, and the panel dismisses', async () => {
+    const page = await viewer();
+    try {
+      await page.click('#examples a:text("nebula wave")');
+      await waitForFile(page, 'wave.nax3');
+      const broken = readFileSync(example('nebula/wave.nax3')).subarray(0, 40);
+      await page.setInputFiles('#picker', { name: 'broken.nax3', mimeType: 'application/octet-stream', buffer: broken });
+      await page.waitForSelector('.error');
+      expect(await page.textContent('.error .file')).toBe('file broken.nax3');
+      expect(await page.textContent('.error .reason')).toMatch(/^reason FormatError: nax3: /);
+      expect(await page.textContent('.error .where')).toMatch(/^at byte \d+$/);
+      expect((await facts(page)).file).toBe('wave.nax3');
+      expect(await playing(page)).toBe(true);
+      await page.screenshot({ path: join(results, 'viewer-ui-error.png') });
+      await page.click('.error .dismiss');
+      expect(await page.$$('.error')).toHaveLength(0);
+      // A file of no format at all, alone: the same panel, the same clip on screen.
+      await page.setInputFiles('#picker', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an animation') });
+      await page.waitForSelector('.error');
+      expect(await page.textContent('.error .file')).toBe('file notes.txt');
+      expect(await playing(page)).toBe(true);
+      expect((page as Page & { uncaught: Error[] }).uncaught).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('opens files dropped on the page, an AAF scene with its animation', async () => {
+    const page = await viewer();
+    try {
+      const files = ['teapot-man.anim.aaf', 'teapot-man.scene.aaf'].map((name) => ({ name, bytes: Array.from(readFileSync(example(`aaf/${name}`))) }));
+      await page.evaluate((list) => {
+        const data = new DataTransfer();
+        for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name));
+        document.body.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+        document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+      }, files);
+      await waitForFile(page, 'teapot-man.scene.aaf');
+      const f = await facts(page);
+      expect(f.paired).toBe('teapot-man.anim.aaf (animation, found by name)');
+      expect(f.ignored).toBe('none');
+      expect(f.meshes).toMatch(/^[1-9]\d* rigid$/);
+      expect(await playing(page)).toBe(true);
+      await page.screenshot({ path: join(results, 'viewer-ui-drop.png') });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it.skipIf(!haveFixtures('nebula'))('pause, scrub, play, and the plotted curve kept across clips, by clicking', async () => {
+    const page = await viewer();
+    try {
+      await page.setInputFiles('#picker', ['Unit_Footman.nax3', 'Unit_Footman.constants'].map((n) => fixturePath('nebula', n)));
+      await waitForFile(page, 'Unit_Footman.nax3');
+      await page.click('#play');
+      expect(await page.textContent('#play')).toBe('Play');
+      const paused = await page.textContent('#time');
+      await page.waitForTimeout(300);
+      expect(await page.textContent('#time')).toBe(paused);
+      // The scrub slider at 3/4 of its width: 3/4 of walk's 0.8 s.
+      const box = (await page.locator('#scrub').boundingBox())!;
+      await page.mouse.click(box.x + 0.75 * box.width, box.y + box.height / 2);
+      await page.waitForFunction(() => Math.abs(window.__animcore.time() - 0.6) < 0.03);
+      expect(await page.textContent('#time')).toMatch(/^0\.(5[89]|6[01])\d s \/ 0\.800 s$/);
+      // A rotation curve plotted, then another clip: the same joint's rotation stays plotted.
+      const option = await page.$$eval('#curves option', (os) => os.find((o) => / rotation \(rotation/.test(o.textContent ?? '') && !o.textContent!.startsWith('0:'))!.textContent!);
+      await page.selectOption('#curves', { label: option });
+      const joint = option.split(' ')[1]!;
+      const idle = await page.$$eval('#clips option', (os) => (os.find((o) => o.textContent!.startsWith('idle')) as HTMLOptionElement).value);
+      await page.selectOption('#clips', idle);
+      const kept = await page.$eval('#curves', (s) => (s as HTMLSelectElement).selectedOptions[0]!.textContent!);
+      expect(kept.split(' ').slice(1, 3)).toEqual([joint, 'rotation']);
+      // The curve plot has its legend: x y z w in the lane colours (top right of the canvas).
+      const legend = await page.$eval('#curve', (element) => {
+        const c = element as HTMLCanvasElement;
+        const g = c.getContext('2d')!;
+        return [0, 1, 2, 3].map((l) => Array.from(g.getImageData(c.width - 22 * (4 - l) - 6 + 4, 9, 1, 1).data.slice(0, 3)));
+      });
+      expect(legend).toEqual([[0xff, 0x55, 0x66], [0x55, 0xdd, 0x77], [0x55, 0x99, 0xff], [0xdd, 0xdd, 0x55]]);
+      await page.click('#play');
+      expect(await page.textContent('#play')).toBe('Pause');
+      expect(await playing(page)).toBe(true);
+      await page.screenshot({ path: join(results, 'viewer-ui-curve.png') });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('lists the MRTK example among the examples and opens it by click', async () => {
+    const page = await viewer();
+    try {
+      expect(await page.$$eval('#examples a', (as) => as.map((a) => a.textContent))).toEqual(['nebula wave', 'AAF teapot-man', 'MRTK hand wave']);
+      await page.click('#examples a:text("MRTK hand wave")');
+      await waitForFile(page, 'hand-wave.bin');
+      const f = await facts(page);
+      expect(f.format).toMatch(/^mrtk: /);
+      expect(f.skeleton).toBe('none (camera and hands)');
+      expect(await playing(page)).toBe(true);
+      await page.screenshot({ path: join(results, 'viewer-ui-mrtk.png') });
+    } finally {
+      await page.close();
+    }
+  });
+});
