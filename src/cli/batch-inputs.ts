@@ -1,9 +1,11 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { UsageError } from '../errors.js';
 import { planSet, type SetMember } from '../formats/open-files.js';
 import { type Detection, detectFormat } from '../formats/registry.js';
+import { isExpected, isFsError, reasonOf } from './errors.js';
+import { readInputFile } from './read-input.js';
 
 /** One file of a batch: where it is and the sub-folder of `--out` its outputs go to. */
 export interface BatchInput {
@@ -14,11 +16,21 @@ export interface BatchInput {
   detection?: Detection;
 }
 
+/** A path of the batch that cannot be an input (a FIFO, a link cycle, an empty folder …), and why. */
+export interface BatchProblem {
+  path: string;
+  reason: string;
+  /** The error's name or file-system code. */
+  errorName: string;
+}
+
 /** What the paths of a batch expand to. */
 export interface BatchInputs {
   inputs: BatchInput[];
+  /** Paths reported as failed without being converted. */
+  problems: BatchProblem[];
   /** Files in the given folders that are companions or no animation (not processed on their own). */
-  skipped: number;
+  ignored: number;
   /** Absolute paths of every file met while expanding (inputs, companions, other files): never written. */
   protectedPaths: Set<string>;
 }
@@ -32,14 +44,24 @@ const GLOB_CHARS = /[*?[\]{}]/;
  * animation beside its scene, Meteor's `character.amb`), their sub-folders mirrored; a path
  * that does not exist but holds glob characters is expanded with `tinyglobby` (files only, as
  * named: no companion filtering), the matches' sub-folders below the pattern's literal prefix
- * mirrored. A file reached twice is processed once.
+ * mirrored. A file reached twice is processed once. Files are read for detection with
+ * `readInputFile` (regular files up to `maxInputBytes`). What cannot be an input is reported for
+ * its path in `problems` and the walk goes on: a FIFO or device, a file over the limit, a broken
+ * or self-referencing link, a link back to a folder already walked (a cycle), a given folder
+ * without any file of a supported format.
  * @throws UsageError for a path that does not exist, or a glob that matches no file
  */
-export async function expandInputs(paths: readonly string[]): Promise<BatchInputs> {
+export async function expandInputs(paths: readonly string[], maxInputBytes: number): Promise<BatchInputs> {
   const inputs: BatchInput[] = [];
+  const problems: BatchProblem[] = [];
   const seen = new Set<string>();
+  const walked = new Set<string>();
   const protectedPaths = new Set<string>();
-  let skipped = 0;
+  let ignored = 0;
+  const problem = (path: string, e: unknown) => {
+    if (!isExpected(e)) throw e;
+    problems.push({ path, reason: reasonOf(e, path), errorName: isFsError(e) ? e.code! : (e as Error).name });
+  };
   const add = (path: string, subfolder: string, detection?: Detection) => {
     const abs = resolve(path);
     protectedPaths.add(abs);
@@ -47,27 +69,65 @@ export async function expandInputs(paths: readonly string[]): Promise<BatchInput
     seen.add(abs);
     inputs.push({ path, subfolder, ...(detection && { detection }) });
   };
-  const walk = (root: string, dir: string) => {
-    const entries = readdirSync(dir).sort().map((e) => join(dir, e));
+  /** Walks `dir`; returns how many inputs it and its sub-folders gave. */
+  const walk = (root: string, dir: string): number => {
+    const real = realpathSync(dir);
+    if (walked.has(real)) {
+      problems.push({ path: dir, reason: `a folder already walked (a symbolic link cycle, to ${real})`, errorName: 'ELOOP' });
+      return 0;
+    }
+    walked.add(real);
+    const before = inputs.length;
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort().map((e) => join(dir, e));
+    } catch (e) {
+      problem(dir, e);
+      return 0;
+    }
+    const folders = new Set<string>();
     const members: SetMember[] = [];
     for (const path of entries) {
-      if (statSync(path).isDirectory()) continue;
-      protectedPaths.add(resolve(path));
-      members.push({ name: path, detection: detectFormat(new Uint8Array(readFileSync(path)), path) });
+      try {
+        if (statSync(path).isDirectory()) {
+          folders.add(path);
+          continue;
+        }
+        protectedPaths.add(resolve(path));
+        members.push({ name: path, detection: detectFormat(readInputFile(path, maxInputBytes), path) });
+      } catch (e) {
+        problem(path, e);
+      }
     }
     const plan = planSet(members);
-    skipped += plan.companions.length + plan.undetected.length;
+    ignored += plan.companions.length + plan.undetected.length;
     const mains = new Map(plan.mains.map((m) => [m.name, m.detection!]));
     for (const path of entries) {
       const detection = mains.get(path);
       if (detection) add(path, relative(root, dir), detection);
-      else if (statSync(path).isDirectory()) walk(root, path);
+      else if (folders.has(path)) walk(root, path);
     }
+    return inputs.length - before;
   };
   for (const p of paths) {
-    if (existsSync(p)) {
-      if (statSync(p).isDirectory()) walk(p, p);
-      else add(p, '');
+    let exists = true;
+    try {
+      lstatSync(p);
+    } catch {
+      exists = false;
+    }
+    if (exists) {
+      let isFolder = false;
+      try {
+        isFolder = statSync(p).isDirectory();
+      } catch (e) {
+        problem(p, e); // a broken or self-referencing link exists, but is no file
+        continue;
+      }
+      if (!isFolder) add(p, '');
+      else if (walk(p, p) === 0 && !problems.some((x) => x.path.startsWith(p))) {
+        problems.push({ path: p, reason: 'a folder with no file of a supported format (files are detected by content)', errorName: 'UsageError' });
+      }
       continue;
     }
     if (!GLOB_CHARS.test(p)) throw new UsageError(`${p}: no such file or folder`);
@@ -76,7 +136,7 @@ export async function expandInputs(paths: readonly string[]): Promise<BatchInput
     if (matches.length === 0) throw new UsageError(`${p}: no file matches`);
     for (const m of matches.sort()) add(m, relative(base, dirname(m)));
   }
-  return { inputs, skipped, protectedPaths };
+  return { inputs, problems, ignored, protectedPaths };
 }
 
 /** The folders of a glob pattern before its first segment with glob characters. */

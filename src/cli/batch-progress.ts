@@ -37,7 +37,10 @@ export function batchProgress(total: number, verbosity: Verbosity, json: boolean
   return {
     done(r) {
       console.log(resultLine(r));
-      if (verbosity === 'verbose') for (const w of r.warnings) console.log(`  warning: ${w}`);
+      if (verbosity === 'verbose') {
+        for (const w of r.warnings) console.log(`  warning: ${w}`);
+        if (r.stack !== undefined) console.log(r.stack.replace(/^/gm, '  '));
+      }
     },
     stop() {},
   };

@@ -47,7 +47,8 @@ export function summarise(results: readonly ConvertResult[], ignored: number, se
  * lines already named the failed and skipped files (they are listed here otherwise, never twice).
  */
 export function summaryText(s: BatchSummary, listed: boolean): string {
-  const counts = [`${s.converted} of ${s.files} converted`, `${s.failed} failed`, ...(s.skipped > 0 ? [`${s.skipped} skipped (output exists)`] : [])];
+  const internal = s.failures.filter((f) => f.reason.includes('internal error (a bug')).length;
+  const counts = [`${s.converted} of ${s.files} converted`, `${s.failed} failed${internal > 0 ? ` (${internal} by an internal error: please report it)` : ''}`, ...(s.skipped > 0 ? [`${s.skipped} skipped (output exists)`] : [])];
   const lines = [
     `files: ${counts.join(', ')}${s.ignored > 0 ? `; ${s.ignored} companion or other files in the folders not converted on their own` : ''}`,
     `clips: ${s.clips}`,

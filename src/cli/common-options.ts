@@ -1,5 +1,7 @@
 import { type Command, Option } from 'commander';
+import { UsageError } from '../errors.js';
 import { kebab } from '../formats/companions.js';
+import { DEFAULT_MAX_INPUT_MB } from './read-input.js';
 import { companionRoles, FORMAT_HANDLERS, formatHandler } from '../formats/registry.js';
 
 /** The `--format` ids and what each reads, for help texts. */
@@ -28,4 +30,18 @@ export function companionsOf(options: Readonly<Record<string, unknown>>): Record
     if (typeof v === 'string') out[role] = v;
   }
   return out;
+}
+
+/** `--max-input-mb <n>`: the largest input file read, in MiB (files are refused before reading beyond it). */
+export function addInputLimitOption(command: Command): Command {
+  return command.option('--max-input-mb <n>', 'largest input file read, in MiB', (value: string) => {
+    const n = Number(value);
+    if (value.trim() === '' || !(n > 0) || !Number.isFinite(n)) throw new UsageError(`--max-input-mb takes a number of MiB > 0, got "${value}"`);
+    return n;
+  }, DEFAULT_MAX_INPUT_MB);
+}
+
+/** Bytes of the `--max-input-mb` option's value. */
+export function maxInputBytes(options: Readonly<Record<string, unknown>>): number {
+  return Math.floor(Number(options.maxInputMb ?? DEFAULT_MAX_INPUT_MB) * 1024 * 1024);
 }

@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { AnimCore } from '../core/index.js';
-import { AnimcoreError } from '../errors.js';
 import { toGltfDocument, writeGlb, writeGltf } from '../export/gltf.js';
 import { animJson } from '../export/json.js';
 import { exportClip } from '../export/export-clip.js';
@@ -9,7 +8,10 @@ import { nax3FromResource, writeNax3 } from '../formats/nebula/index.js';
 import { AnimResource } from '../anim/index.js';
 import { formatHandler } from '../formats/registry.js';
 import { isExpected, isFsError, reasonOf } from './errors.js';
+import { makeFolder } from './make-folder.js';
 import { openFile } from './open-file.js';
+import { isEarlierOutput, recordOutputs } from './output-log.js';
+import { writeOutputsAtomically } from './write-outputs.js';
 import { outputFiles, type Target } from './output-names.js';
 
 /** One file of a resample batch, as sent to a worker (plain data). */
@@ -21,6 +23,12 @@ export interface ConvertJob {
   /** Keys per second. */
   fps: number;
   force: boolean;
+  /** `--out`: where the output log (`OUTPUT_LOG`) is. */
+  outRoot: string;
+  /** The output log's SHA-256 of each of this job's outputs that an earlier run wrote (absolute path → hash). */
+  recorded: Record<string, string>;
+  /** Largest input file read, in bytes (`--max-input-mb`). */
+  maxInputBytes: number;
   /** Absolute paths that must never be written (the batch's inputs and the files beside them). */
   protectedPaths: string[];
   format?: string;
@@ -41,6 +49,8 @@ export interface ConvertResult {
   reason?: string;
   /** For failures: the error's name (`FormatError`, `UsageError`, a file-system code such as `ENOENT`). */
   errorName?: string;
+  /** For an error that is no animcore or file-system error (a bug): its stack, printed with `--verbose`. */
+  stack?: string;
   /** Files written (converted). */
   outputs: string[];
   clips: number;
@@ -53,27 +63,60 @@ export interface ConvertResult {
 }
 
 /** A record of an input that was not converted. */
-function notConverted(input: string, status: 'failed' | 'skipped', reason: string, errorName?: string): ConvertResult {
+export function notConverted(input: string, status: 'failed' | 'skipped', reason: string, errorName?: string): ConvertResult {
   return { input, status, reason, ...(errorName !== undefined && { errorName }), outputs: [], clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, warnings: [] };
+}
+
+/** Whether a path exists as anything (a dangling link too). */
+function occupied(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why the job's outputs must not be written, or undefined: an output is an input of the batch
+ * (failed); an output exists and `force` is not given (skipped); `force` is given but an existing
+ * output is no unchanged output of an earlier run (failed: never an unrelated file, such as a
+ * user's `x.bin` beside `x.gltf`).
+ */
+function refusal(job: ConvertJob, targets: readonly string[]): ConvertResult | undefined {
+  const input = targets.find((path) => job.protectedPaths.includes(resolve(path)));
+  if (input !== undefined) return notConverted(job.input, 'failed', `${input} is an input file; choose another --out`, 'UsageError');
+  const existing = targets.filter(occupied);
+  if (existing.length === 0) return undefined;
+  if (!job.force) return notConverted(job.input, 'skipped', `${existing[0]} exists (--force replaces it)`);
+  const foreign = existing.find((path) => !isEarlierOutput(path, job.recorded[path]));
+  if (foreign !== undefined) {
+    return notConverted(job.input, 'failed', `${foreign} exists and is no output of an earlier animcore run; not replaced, even with --force (move it away)`, 'UsageError');
+  }
+  return undefined;
 }
 
 /**
  * Opens one file (with its companions), resamples every clip to `fps` and writes it as `target`:
  * glb / gltf through `toGltfDocument`, json through `animJson`, nax3 through `nax3FromResource` +
- * `writeNax3` (whole-millisecond key durations only, so e.g. 25 or 50 fps). Never writes a
- * protected path (failed); a file whose output exists is skipped unless `force`. Errors of animcore
- * (`FormatError`, `UsageError`) and of the file system become a failed result; others are thrown.
+ * `writeNax3` (whole-millisecond key durations only, so e.g. 25 or 50 fps). Existing outputs are
+ * handled by `refusal` before the file is read. Outputs are written with `writeOutputsAtomically`
+ * (temporary files, then renames: an old output is replaced whole or not at all) and recorded in
+ * the output log. Every error becomes a failed result, so the batch goes on: animcore's and the
+ * file system's with their message; any other (a bug) as an internal error with its stack.
  */
 export async function convertFile(core: AnimCore, job: ConvertJob): Promise<ConvertResult> {
   try {
     const targets = outputFiles(job.outputBase, job.target);
-    for (const path of targets) {
-      if (job.protectedPaths.includes(resolve(path))) throw new AnimcoreError(`${path} is an input file; choose another --out`);
-    }
-    const existing = targets.find((path) => existsSync(path));
-    if (existing !== undefined && !job.force) return notConverted(job.input, 'skipped', `${existing} exists (--force replaces it)`);
+    const refused = refusal(job, targets);
+    if (refused) return refused;
     const detection = job.detected && { handler: formatHandler(job.detected.format), detected: { parsed: job.detected.parsed, ...(job.detected.rank !== undefined && { rank: job.detected.rank }) } };
-    const opened = await openFile(job.input, job.companions ?? {}, job.format, detection);
+    const opened = await openFile(job.input, {
+      ...(job.companions && { companions: job.companions }),
+      ...(job.format !== undefined && { format: job.format }),
+      ...(detection && { detection }),
+      maxInputBytes: job.maxInputBytes,
+    });
     const resource = opened.resource;
     core.load(resource);
     try {
@@ -94,12 +137,11 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
         files = [{ name: `${name}.nax3`, bytes: writeNax3(nax3FromResource(new AnimResource({ format: 'nax3', clips }))) }];
         counts = { clips: clips.length, keysIn: resource.clips.reduce((n, c) => n + c.storedKeyCount, 0), keysOut: clips.reduce((n, c) => n + c.storedKeyCount, 0) };
       }
-      mkdirSync(dirname(job.outputBase), { recursive: true });
-      const outputs = files.map((f) => {
-        const path = join(dirname(job.outputBase), f.name);
-        writeFileSync(path, f.bytes);
-        return path;
-      });
+      makeFolder(dirname(job.outputBase));
+      const written = files.map((f) => ({ path: join(dirname(job.outputBase), f.name), bytes: f.bytes }));
+      writeOutputsAtomically(written, job.force);
+      recordOutputs(job.outRoot, written);
+      const outputs = written.map((f) => f.path);
       return {
         input: job.input,
         status: 'converted',
@@ -113,7 +155,8 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
       resource.dispose();
     }
   } catch (e) {
-    if (!isExpected(e)) throw e;
-    return notConverted(job.input, 'failed', reasonOf(e, job.input), isFsError(e) ? e.code : (e as Error).name);
+    if (isExpected(e)) return notConverted(job.input, 'failed', reasonOf(e, job.input), isFsError(e) ? e.code : (e as Error).name);
+    const error = e instanceof Error ? e : new Error(String(e));
+    return { ...notConverted(job.input, 'failed', `internal error (a bug in animcore, please report it): ${error.message}`, error.name), ...(error.stack !== undefined && { stack: error.stack }) };
   }
 }

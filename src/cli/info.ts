@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { AnimResource } from '../anim/index.js';
-import { addCompanionOptions, addFormatOption, companionsOf, formatIdsHelp } from './common-options.js';
+import { addCompanionOptions, addFormatOption, addInputLimitOption, companionsOf, formatIdsHelp, maxInputBytes } from './common-options.js';
 import { reportFileError } from './errors.js';
 import { openFile } from './open-file.js';
 
@@ -73,13 +73,14 @@ export function infoCommand(): Command {
     .option('--json', 'print JSON (one object, or an array for several files)');
   addFormatOption(command);
   addCompanionOptions(command);
+  addInputLimitOption(command);
   command.addHelpText('after', `\n${formatIdsHelp()}\n\nExamples:\n  animcore info walk.nax3\n  animcore info p0.amb --json\n  animcore info kila_layoutA.nax2 --skeleton kila.n2`);
   return command.action(async (files: string[], options: Record<string, unknown>) => {
     const results: InfoJson[] = [];
     let failed = 0;
     for (const file of files) {
       try {
-        results.push(infoJson(file, (await openFile(file, companionsOf(options), options.format as string | undefined)).resource));
+        results.push(infoJson(file, (await openFile(file, { companions: companionsOf(options), ...(typeof options.format === 'string' && { format: options.format }), maxInputBytes: maxInputBytes(options) })).resource));
       } catch (e) {
         reportFileError(e, file);
         failed++;

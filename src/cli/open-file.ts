@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AnimResource } from '../anim/index.js';
 import type { CompanionUse, Folder } from '../formats/companions.js';
 import type { FormatHandler } from '../formats/handler.js';
 import { openFormatFile } from '../formats/open-files.js';
 import type { Detection } from '../formats/registry.js';
+import { DEFAULT_MAX_INPUT_MB, readInputFile } from './read-input.js';
 
 /** A file opened by the CLI: the handler that read it, the resource and the companions used. */
 export interface OpenedFile {
@@ -16,29 +17,42 @@ export interface OpenedFile {
   companions: CompanionUse[];
 }
 
-/** The folder of `path` on disk, listed once and only when a companion is looked for. */
-export function folderOf(path: string): Folder {
+/** The folder of `path` on disk, listed once and only when a companion is looked for; files read with `readInputFile`. */
+export function folderOf(path: string, maxInputBytes: number): Folder {
   const dir = dirname(path);
   let names: string[] | null = null;
   return {
     names: () => (names ??= readdirSync(dir)),
-    read: (name) => new Uint8Array(readFileSync(join(dir, name))),
+    read: (name) => readInputFile(join(dir, name), maxInputBytes),
   };
 }
 
+/** How the CLI opens a file. */
+export interface OpenFileOptions {
+  /** Companion files named by role (paths). */
+  companions?: Readonly<Record<string, string>>;
+  /** `--format`: skip detection. */
+  format?: string;
+  /** The detection a folder walk made (not detected again). */
+  detection?: Detection;
+  /** Largest file read, in bytes (`--max-input-mb`); default `DEFAULT_MAX_INPUT_MB` MiB. */
+  maxInputBytes?: number;
+}
+
 /**
- * Reads `path` and opens it with `openFormatFile`: its format detected by content (or `formatId`,
- * or the `detection` a folder walk made), companions named by role in `companions` (paths) or found
- * beside it by name, case-insensitively.
+ * Reads `path` (`readInputFile`: regular files only, up to the size limit) and opens it with
+ * `openFormatFile`: its format detected by content (or `format`, or the walk's `detection`),
+ * companions named by role in `companions` or found beside it by name, case-insensitively.
  * @throws the reader's FormatError on bad bytes, UsageError for an unknown format id or a missing
- *   required companion, and the file system's errors
+ *   required companion, InputError for a file that is not read, and the file system's errors
  */
-export async function openFile(path: string, companions: Readonly<Record<string, string>> = {}, formatId?: string, detection?: Detection): Promise<OpenedFile> {
-  const bytes = new Uint8Array(readFileSync(path));
-  const given = Object.fromEntries(Object.entries(companions).map(([role, file]) => [role, { file, bytes: new Uint8Array(readFileSync(file)) }]));
+export async function openFile(path: string, options: OpenFileOptions = {}): Promise<OpenedFile> {
+  const max = options.maxInputBytes ?? DEFAULT_MAX_INPUT_MB * 1024 * 1024;
+  const bytes = readInputFile(path, max);
+  const given = Object.fromEntries(Object.entries(options.companions ?? {}).map(([role, file]) => [role, { file, bytes: readInputFile(file, max) }]));
   const opened = await openFormatFile(
     { name: path, bytes },
-    { folder: folderOf(path), companions: given, ...(formatId !== undefined && { format: formatId }), ...(detection && { detection }) },
+    { folder: folderOf(path, max), companions: given, ...(options.format !== undefined && { format: options.format }), ...(options.detection && { detection: options.detection }) },
   );
   return { path, ...opened, bytes: bytes.byteLength };
 }

@@ -7,9 +7,11 @@ import { UsageError } from '../errors.js';
 import { expandInputs } from './batch-inputs.js';
 import { type BatchProgress, batchProgress, linePerFile, type Verbosity } from './batch-progress.js';
 import { type BatchSummary, summarise, summaryText } from './batch-summary.js';
-import { type ConvertJob, type ConvertResult, convertFile } from './convert-file.js';
-import { addCompanionOptions, addFormatOption, companionsOf, formatIdsHelp } from './common-options.js';
-import { outputBases, outputFiles, TARGETS, type Target } from './output-names.js';
+import { type ConvertJob, type ConvertResult, convertFile, notConverted } from './convert-file.js';
+import { makeFolder } from './make-folder.js';
+import { readOutputLog } from './output-log.js';
+import { addCompanionOptions, addFormatOption, addInputLimitOption, companionsOf, formatIdsHelp, maxInputBytes } from './common-options.js';
+import { checkOutputCollisions, outputBases, outputFiles, TARGETS, type Target } from './output-names.js';
 
 export interface ResampleCommandOptions {
   fps: number;
@@ -21,6 +23,8 @@ export interface ResampleCommandOptions {
   format?: string;
   /** Companion files by role, given to every input. */
   companions?: Record<string, string>;
+  /** Largest input file read, in bytes. */
+  maxInputBytes: number;
 }
 
 /** A number option's value: `check` says whether it is allowed, `what` what it takes. @throws UsageError */
@@ -48,9 +52,10 @@ export function resampleCommand(): Command {
     .option('--verbose', "a line per file even on a terminal, with each file's warnings");
   addFormatOption(command, 'skip detection and read every file as this format');
   addCompanionOptions(command);
+  addInputLimitOption(command);
   command.addHelpText(
     'after',
-    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nAn input whose output exists is skipped (not failed) unless --force.\nExit status: 0 when no file failed (skipped ones do not count), 1 when any failed, 2 for a usage error.\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out --dry-run`,
+    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nAn input whose output exists is skipped (not failed) unless --force, which replaces only outputs of\nearlier runs (recorded in <out>/.animcore-outputs.jsonl), never an unrelated file of the same name.\nExit status: 0 when no file failed (skipped ones do not count), 1 when any failed, 2 for a usage error.\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out --dry-run`,
   );
   return command.action(async (inputs: string[], raw: ResampleCliOptions) => {
     const options: ResampleCommandOptions = {
@@ -61,6 +66,7 @@ export function resampleCommand(): Command {
       force: raw.force === true,
       ...(raw.format !== undefined && { format: raw.format }),
       companions: companionsOf(raw),
+      maxInputBytes: maxInputBytes(raw),
     };
     const verbosity: Verbosity = raw.quiet ? 'quiet' : raw.verbose ? 'verbose' : 'normal';
     const json = raw.json === true;
@@ -104,21 +110,31 @@ function plannedLine(p: PlannedFile): string {
   return `${p.input} -> ${p.outputs.join(', ')}${note}`;
 }
 
-/** The conversion jobs of a batch: inputs expanded (`expandInputs`) and their outputs named (`outputBases`). */
-async function batchJobs(paths: readonly string[], options: ResampleCommandOptions): Promise<{ jobs: ConvertJob[]; ignored: number }> {
-  const { inputs, skipped, protectedPaths } = await expandInputs(paths);
-  const bases = outputBases(inputs);
+/**
+ * The conversion jobs of a batch: inputs expanded (`expandInputs`), their outputs named
+ * (`outputBases`) and checked for collisions before anything is written, and the paths that
+ * cannot be inputs as failed records.
+ * @throws UsageError when two inputs would write the same file
+ */
+async function batchJobs(paths: readonly string[], options: ResampleCommandOptions): Promise<{ jobs: ConvertJob[]; problems: ConvertResult[]; ignored: number }> {
+  const { inputs, problems, ignored, protectedPaths } = await expandInputs(paths, options.maxInputBytes);
+  const bases = outputBases(inputs).map((b) => resolve(options.out, b));
+  checkOutputCollisions(inputs.map((i) => i.path), bases.map((b) => outputFiles(b, options.to)));
+  const recorded = readOutputLog(resolve(options.out));
   const jobs = inputs.map((input, i): ConvertJob => ({
     input: input.path,
-    outputBase: resolve(options.out, bases[i]!),
+    outputBase: bases[i]!,
     target: options.to,
     fps: options.fps,
     force: options.force,
+    outRoot: resolve(options.out),
+    recorded: Object.fromEntries(outputFiles(bases[i]!, options.to).flatMap((f) => (recorded.has(f) ? [[f, recorded.get(f)!]] : []))),
+    maxInputBytes: options.maxInputBytes,
     protectedPaths: [...protectedPaths],
     ...(options.format !== undefined ? { format: options.format } : input.detection && { detected: { format: input.detection.handler.id, ...input.detection.detected } }),
     ...(options.companions !== undefined && { companions: options.companions }),
   }));
-  return { jobs, ignored: skipped };
+  return { jobs, problems: problems.map((p) => notConverted(p.path, 'failed', p.reason, p.errorName)), ignored };
 }
 
 /** `--dry-run`: what each input would write, without reading or writing any file beyond the folder walk. */
@@ -137,8 +153,10 @@ export async function planResample(paths: readonly string[], options: ResampleCo
  */
 export async function runResample(paths: readonly string[], options: ResampleCommandOptions, progressFor: (total: number) => BatchProgress): Promise<BatchSummary> {
   const started = performance.now();
-  const { jobs, ignored } = await batchJobs(paths, options);
-  const progress = progressFor(jobs.length);
+  const { jobs, problems, ignored } = await batchJobs(paths, options);
+  makeFolder(options.out);
+  const progress = progressFor(jobs.length + problems.length);
+  for (const p of problems) progress.done(p);
   let results: ConvertResult[];
   try {
     if (options.jobs > 1) {
@@ -164,5 +182,5 @@ export async function runResample(paths: readonly string[], options: ResampleCom
   } finally {
     progress.stop();
   }
-  return summarise(results, ignored, (performance.now() - started) / 1000);
+  return summarise([...problems, ...results], ignored, (performance.now() - started) / 1000);
 }

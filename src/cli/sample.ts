@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { type AnimResource, bindJoints, type RotationMode } from '../anim/index.js';
 import { AnimCore, LocalToModelJob } from '../core/index.js';
 import { UsageError } from '../errors.js';
-import { addCompanionOptions, addFormatOption, companionsOf, formatIdsHelp } from './common-options.js';
+import { addCompanionOptions, addFormatOption, addInputLimitOption, companionsOf, formatIdsHelp, maxInputBytes } from './common-options.js';
 import { reportFileError } from './errors.js';
 import { openFile } from './open-file.js';
 
@@ -106,11 +106,12 @@ export function sampleCommand(): Command {
     .option('--json', 'print JSON (one object, or an array for several times)');
   addFormatOption(command);
   addCompanionOptions(command);
+  addInputLimitOption(command);
   command.addHelpText('after', `\n${formatIdsHelp()}\n\nExamples:\n  animcore sample walk.nax3 --time 0.5\n  animcore sample walk.nax3 --clip run --time -0.5,0,1.25 --json\n  animcore sample p0.amb --clip pose3 --time 0.1 --model-space`);
   return command.action(async (file: string, options: { clip: string; time: number[]; rotation: RotationMode; modelSpace?: boolean; json?: boolean; format?: string } & Record<string, unknown>) => {
     let samples: SampleJson[];
     try {
-      const opened = await openFile(file, companionsOf(options), options.format);
+      const opened = await openFile(file, { companions: companionsOf(options), ...(options.format !== undefined && { format: options.format }), maxInputBytes: maxInputBytes(options) });
       samples = sampleJson(await AnimCore.create(), opened.resource, options.clip, options.time, options.rotation, options.modelSpace === true);
     } catch (e) {
       reportFileError(e, file);

@@ -157,13 +157,14 @@ export function writeGlb(document: Document): Promise<Uint8Array> {
 
 /**
  * Serialises a document as JSON glTF: `<name>.gltf` (indented JSON) with every buffer in
- * `<name>.bin` (the buffers' URIs are set to it, so `document` is modified).
+ * `<name>.bin` (the buffers' URIs are set to it, percent-encoded, so `document` is modified).
  */
 export async function writeGltf(document: Document, name: string): Promise<OutputFile[]> {
-  for (const b of document.getRoot().listBuffers()) b.setURI(`${name}.bin`);
+  // A URI is percent-encoded (glTF 2.0 §3.3.2, RFC 3986): a `#` or space in the file name must still load.
+  for (const b of document.getRoot().listBuffers()) b.setURI(encodeURIComponent(`${name}.bin`));
   const { json, resources } = await new WebIO().writeJSON(document);
   return [
     { name: `${name}.gltf`, bytes: new TextEncoder().encode(JSON.stringify(json, null, 2)) },
-    ...Object.entries(resources).map(([uri, bytes]) => ({ name: uri, bytes })),
+    ...Object.entries(resources).map(([uri, bytes]) => ({ name: decodeURIComponent(uri), bytes })),
   ];
 }
