@@ -1,5 +1,6 @@
 import type { Folder } from './companions.js';
 import { type OpenedFormatFile, openFormatFile } from './open-files.js';
+import type { Detection } from './registry.js';
 
 /** Options of `openFile`. */
 export interface OpenFileOptions {
@@ -7,6 +8,10 @@ export interface OpenFileOptions {
   format?: string;
   /** Companion files by role (`skeleton`, `bnc`, `pos`, `skc`, `characterAmb`, `scene`, `animation`) as paths. */
   companions?: Readonly<Record<string, string>>;
+  /** The file's detection when already made (a folder walk): it is not detected (parsed) again. */
+  detection?: Detection;
+  /** Reads a whole file; default `fs.readFileSync`. The CLI passes one that reads regular files only, up to a size limit. */
+  read?: (path: string) => Uint8Array;
 }
 
 /** What `openFile` opened: `openFormatFile`'s result and the path. */
@@ -29,11 +34,16 @@ export async function openFile(path: string, options: OpenFileOptions = {}): Pro
   // A computed specifier keeps browser bundlers from resolving node:fs for the whole library.
   const fsModule = 'node:fs';
   const fs = (await import(/* @vite-ignore */ fsModule)) as typeof import('node:fs');
-  const read = (p: string) => new Uint8Array(fs.readFileSync(p));
+  const read = options.read ?? ((p: string) => new Uint8Array(fs.readFileSync(p)));
   const dir = path.slice(0, Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1); // '' or ending in a separator
   let names: string[] | undefined;
   const folder: Folder = { names: () => (names ??= fs.readdirSync(dir || '.')), read: (name) => read(dir + name) };
   const companions = Object.fromEntries(Object.entries(options.companions ?? {}).map(([role, file]) => [role, { file, bytes: read(file) }]));
-  const opened = await openFormatFile({ name: path, bytes: read(path) }, { folder, companions, ...(options.format !== undefined && { format: options.format }) });
+  const opened = await openFormatFile({ name: path, bytes: read(path) }, {
+    folder,
+    companions,
+    ...(options.format !== undefined && { format: options.format }),
+    ...(options.detection && { detection: options.detection }),
+  });
   return { ...opened, path };
 }
