@@ -5,6 +5,7 @@ export { clipArray } from './clip-header';
 export { uniformClipCreate, uniformClipSample } from './uniform-clip';
 export { keyedClipCreate, keyedClipSample } from './keyed-clip';
 export { mixSamples } from './mix';
+export { blend } from './blend';
 export { localToModelJobCreate, localToModelJobArray, localToModel } from './local-to-model';
 export { sampleManyCreate, sampleManyField, sampleMany } from './sample-many';
 export { resampleKeys } from './resample';

@@ -43,6 +43,8 @@ export interface KernelExports {
     listCount: number,
     dst: number,
   ): void;
+  /** Runs a blend job block (assembly/blend.ts, layout assembly/blend-layout.ts). */
+  blend(job: number): void;
   mixSamples(
     linear: number,
     linearCount: number,

@@ -37,8 +37,10 @@ export function referenceBlend(
   const n = curveTypes.length;
   const rule = options.rule ?? 'priority';
   const tau = options.threshold ?? 1;
-  const useSlerp = options.rotation === 'slerp';
   if (!(tau >= 0) || !Number.isFinite(tau)) throw new UsageError(`threshold must be a finite number ≥ 0, got ${tau}`);
+  // τ and each w = weight × mask are decided on in float32, as the kernel stores them.
+  const tau32 = Math.fround(tau);
+  const useSlerp = options.rotation === 'slerp';
   if (rest.length < 4 * n) throw new UsageError(`rest holds fewer than ${n} curves`);
   checkArrays(out, n, 'out');
   layers.forEach((l, j) => {
@@ -55,7 +57,7 @@ export function referenceBlend(
   for (let i = 0; i < n; i++) {
     const rotation = curveTypes[i] === 'rotation';
     const blended =
-      rule === 'priority' ? blendPriority(normal, i, rotation, useSlerp) : blendWeighted(normal, i, rotation, useSlerp, rest, tau);
+      rule === 'priority' ? blendPriority(normal, i, rotation, useSlerp) : blendWeighted(normal, i, rotation, useSlerp, rest, tau32);
     let v: F4;
     let count = 0;
     if (blended === null) {
@@ -101,7 +103,7 @@ function blendPriority(layers: readonly BlendLayer[], i: number, rotation: boole
     if (value === null) {
       value = sampleOf(layer.samples, i);
     } else {
-      const w = layer.weight * m;
+      const w = Math.fround(layer.weight * m);
       value = !rotation ? lerp4(value, 0, s, 4 * i, w) : useSlerp ? slerp(value, 0, s, 4 * i, w) : nlerp(value, 0, s, 4 * i, w, true);
     }
     count = Math.min(count + c, 255);
@@ -120,7 +122,7 @@ function blendWeighted(
 ): Blended | null {
   const terms: { w: number; v: F4 }[] = [];
   for (const layer of layers) {
-    const w = layer.weight * maskAt(layer, i);
+    const w = Math.fround(layer.weight * maskAt(layer, i));
     if (layer.samples.counts[i]! === 0 || w <= 0) continue;
     terms.push({ w, v: sampleOf(layer.samples, i) });
   }
@@ -154,16 +156,18 @@ function blendWeighted(
   };
   for (const t of terms) addTerm(t.w, t.v);
   if (fill > 0) addTerm(fill, r);
-  // A sum shorter than QUAT_MIN_LENGTH (zero keys) is identity, as everywhere in the kernels.
+  // The mean (sum / (W + fill)) shorter than QUAT_MIN_LENGTH (zero keys) is identity, as everywhere
+  // in the kernels; testing the mean, not the sum, keeps the rule independent of the weights' scale.
   const len = Math.hypot(...sum);
-  return { value: len >= QUAT_MIN_LENGTH ? [sum[0] / len, sum[1] / len, sum[2] / len, sum[3] / len] : [...IDENTITY], count };
+  if (len / (total + fill) < QUAT_MIN_LENGTH) return { value: [...IDENTITY], count };
+  return { value: [sum[0] / len, sum[1] / len, sum[2] / len, sum[3] / len], count };
 }
 
 const IDENTITY: F4 = [0, 0, 0, 1];
 
 /** Spec §4: one additive layer on top of `v` (unchanged where the layer is inactive or w ≤ 0). */
 function addLayer(v: F4, layer: BlendLayer, i: number, rotation: boolean, useSlerp: boolean): F4 {
-  const w = layer.weight * maskAt(layer, i);
+  const w = Math.fround(layer.weight * maskAt(layer, i));
   const ref = layer.reference!;
   if (layer.samples.counts[i]! === 0 || ref.counts[i]! === 0 || w <= 0) return v;
   const q = sampleOf(layer.samples, i);

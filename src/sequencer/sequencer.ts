@@ -1,7 +1,6 @@
-import { AnimResource, type AnimClip, type BlendLayer, type BlendRule } from '../anim/index.js';
-import { type AnimCore, AnimSampleBuffer } from '../core/index.js';
+import { AnimResource, type AnimClip, type BlendRule } from '../anim/index.js';
+import { type AnimCore, AnimSampleBuffer, BlendJob, type BlendJobLayer, BlendMask } from '../core/index.js';
 import { UsageError } from '../errors.js';
-import { referenceBlend } from '../reference/blend.js';
 import { checkChoice, checkMaskArray, checkNumber } from './checks.js';
 import { jobEvents, type SequencerEvent } from './events.js';
 import { type AnimJobInit, type EnqueueMode, ScheduledJob } from './job.js';
@@ -53,6 +52,7 @@ interface JobBuffers {
   samples: AnimSampleBuffer;
   /** Additive jobs: the clip at its reference time. */
   reference: AnimSampleBuffer | null;
+  mask: BlendMask | null;
 }
 
 /**
@@ -85,6 +85,9 @@ export class AnimSequencer {
   private readonly laidResource: AnimResource | null;
   private nextId = 0;
   private lastTime = 0;
+  private blendJob: BlendJob;
+  /** One wasm copy per mask array (named masks are shared by their jobs). */
+  private readonly wasmMasks = new Map<Float32Array, { mask: BlendMask; users: number }>();
 
   /**
    * @throws UsageError for options out of range, `names` naming no clip, or a mask of the wrong
@@ -109,6 +112,7 @@ export class AnimSequencer {
       core.load(this.laidResource);
     }
     this.result = new AnimSampleBuffer(core, this.layout.curveTypes);
+    this.blendJob = new BlendJob(core, this.layout.curveTypes, this.layout.rest, 8);
     this.blend([]);
   }
 
@@ -182,30 +186,25 @@ export class AnimSequencer {
     this.context.now = Math.max(this.context.now, time);
     this.lastTime = time;
     this.syncBuffers();
-    const layers: BlendLayer[] = [];
+    const layers: BlendJobLayer[] = [];
     for (const job of this.schedule.jobs) {
       if (!job.isActive(time)) continue;
       const b = this.buffers.get(job)!;
       const s = job.settings;
       this.core.sampler.sample(b.clip, job.clipTime(time), b.samples, { rotation: this.rotation, timeFactor: s.timeFactor });
-      layers.push({
-        samples: { samples: b.samples.samples, counts: b.samples.counts },
-        weight: job.blendWeight(time),
-        mask: s.mask,
-        mode: s.mode,
-        ...(b.reference ? { reference: { samples: b.reference.samples, counts: b.reference.counts } } : {}),
-      });
+      layers.push({ samples: b.samples, weight: job.blendWeight(time), mask: b.mask, mode: s.mode, ...(b.reference ? { reference: b.reference } : {}) });
     }
     this.blend(layers);
     return this.result;
   }
 
-  private blend(layers: BlendLayer[]): void {
-    referenceBlend(this.layout.curveTypes, this.layout.rest, layers, { samples: this.result.samples, counts: this.result.counts }, {
-      rule: this.rule,
-      rotation: this.rotation,
-      threshold: this.threshold,
-    });
+  /** One call into the blend kernel (the job grows when more layers are active than it holds). */
+  private blend(layers: BlendJobLayer[]): void {
+    if (layers.length > this.blendJob.maxLayers) {
+      this.blendJob.dispose();
+      this.blendJob = new BlendJob(this.core, this.layout.curveTypes, this.layout.rest, 2 * layers.length);
+    }
+    this.blendJob.run(layers, this.result, { rule: this.rule, rotation: this.rotation, threshold: this.threshold });
   }
 
   /**
@@ -259,6 +258,7 @@ export class AnimSequencer {
     this.enqueued = [];
     this.syncBuffers();
     this.result.dispose();
+    this.blendJob.dispose();
     this.laidResource?.dispose();
   }
 
@@ -269,6 +269,7 @@ export class AnimSequencer {
       if (held.has(job)) continue;
       b.samples.dispose();
       b.reference?.dispose();
+      if (job.settings.mask) this.releaseMask(job.settings.mask);
       this.buffers.delete(job);
     }
     for (const job of held) {
@@ -281,7 +282,25 @@ export class AnimSequencer {
         reference = this.core.createSampleBuffer(clip);
         this.core.sampler.sample(clip, s.reference, reference, { rotation: this.rotation, timeFactor: s.timeFactor });
       }
-      this.buffers.set(job, { clip, samples, reference });
+      this.buffers.set(job, { clip, samples, reference, mask: s.mask ? this.holdMask(s.mask) : null });
+    }
+  }
+
+  private holdMask(weights: Float32Array): BlendMask {
+    let held = this.wasmMasks.get(weights);
+    if (!held) {
+      held = { mask: new BlendMask(this.core, weights), users: 0 };
+      this.wasmMasks.set(weights, held);
+    }
+    held.users++;
+    return held.mask;
+  }
+
+  private releaseMask(weights: Float32Array): void {
+    const held = this.wasmMasks.get(weights);
+    if (held && --held.users === 0) {
+      held.mask.dispose();
+      this.wasmMasks.delete(weights);
     }
   }
 }

@@ -1,0 +1,149 @@
+import {
+  BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_HEADER_SIZE, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT,
+  BLEND_OUT, BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, BLEND_SLERP, BLEND_THRESHOLD,
+  BLEND_WEIGHTED, BLEND_WEIGHTS, LAYER_ADDITIVE, LAYER_COUNTS, LAYER_MASK, LAYER_MODE, LAYER_NORMAL, LAYER_REFERENCE,
+  LAYER_REFERENCE_COUNTS, LAYER_SAMPLES, LAYER_SIZE, LAYER_WEIGHT,
+} from '../../assembly/blend-layout.js';
+import type { BlendMode, BlendOptions, CurveType } from '../anim/index.js';
+import { UsageError } from '../errors.js';
+import type { AnimCore } from './anim-core.js';
+import type { AnimSampleBuffer } from './sample-buffer.js';
+
+/** A per-curve mask copied into wasm memory once (weights in [0, 1]); `dispose()` frees it. */
+export class BlendMask {
+  readonly curveCount: number;
+  /** @internal byte offset of the f32 weights */
+  ptr: number;
+  private readonly core: AnimCore;
+
+  /** @throws UsageError for a weight outside [0, 1] */
+  constructor(core: AnimCore, weights: Float32Array) {
+    const bad = weights.findIndex((w) => !(w >= 0 && w <= 1));
+    if (bad >= 0) throw new UsageError(`mask weight ${weights[bad]} at curve ${bad} is outside [0, 1]`);
+    this.core = core;
+    this.curveCount = weights.length;
+    this.ptr = core.kernel.alloc(4 * Math.max(1, weights.length));
+    core.views.f32.set(weights, this.ptr >>> 2);
+  }
+
+  /** Frees the wasm copy. Safe to call twice. */
+  dispose(): void {
+    if (this.ptr !== 0) this.core.kernel.free(this.ptr);
+    this.ptr = 0;
+  }
+}
+
+/** One layer of a `BlendJob` run. */
+export interface BlendJobLayer {
+  /** Samples in the job's pose layout. */
+  readonly samples: AnimSampleBuffer;
+  /** Blend weight, finite and ≥ 0. */
+  readonly weight: number;
+  readonly mask?: BlendMask | null;
+  /** Default `normal`. */
+  readonly mode?: BlendMode;
+  /** `additive`: the same clip sampled at its reference time. */
+  readonly reference?: AnimSampleBuffer;
+}
+
+/**
+ * The blend job (after ozz-animation's `BlendingJob`): blends up to `maxLayers` sample buffers of
+ * one pose layout into an output buffer in one call into WebAssembly, by spec sequencer.md §3–§4
+ * (rules `priority` and `weighted` with threshold τ, nlerp or slerp, per-curve masks, additive
+ * layers against their reference pose). The pose layout's rest values fill undefined curves.
+ * Twin: `referenceBlend`. `dispose()` frees the memory.
+ */
+export class BlendJob {
+  readonly curveCount: number;
+  readonly maxLayers: number;
+  private ptr: number;
+  private readonly core: AnimCore;
+
+  /**
+   * @param curveTypes the pose layout's curve types
+   * @param rest `4 × curveCount` rest values
+   * @throws UsageError when `rest` is too short or `maxLayers` is not a positive integer
+   */
+  constructor(core: AnimCore, curveTypes: readonly CurveType[], rest: ArrayLike<number>, maxLayers: number) {
+    const n = curveTypes.length;
+    if (rest.length < 4 * n) throw new UsageError(`rest needs ${4 * n} floats, has ${rest.length}`);
+    if (!Number.isInteger(maxLayers) || maxLayers < 1) throw new UsageError(`maxLayers must be a positive integer, got ${maxLayers}`);
+    this.core = core;
+    this.curveCount = n;
+    this.maxLayers = maxLayers;
+    const linear: number[] = [];
+    const rotation: number[] = [];
+    curveTypes.forEach((t, i) => (t === 'rotation' ? rotation : linear).push(i));
+    const k = core.kernel;
+    const p = (this.ptr = k.alloc(BLEND_HEADER_SIZE));
+    const fields: [number, number][] = [
+      [BLEND_LINEAR, k.alloc(4 * Math.max(1, linear.length))],
+      [BLEND_ROTATION, k.alloc(4 * Math.max(1, rotation.length))],
+      [BLEND_REST, k.alloc(16 * Math.max(1, n))],
+      [BLEND_LAYERS, k.alloc(LAYER_SIZE * maxLayers)],
+      [BLEND_WEIGHTS, k.alloc(4 * Math.max(1, n))],
+    ];
+    const { u32, f32 } = core.views;
+    for (const [field, ptr] of fields) u32[(p + field) >>> 2] = ptr;
+    u32[(p + BLEND_CURVE_COUNT) >>> 2] = n;
+    u32[(p + BLEND_LINEAR_COUNT) >>> 2] = linear.length;
+    u32[(p + BLEND_ROTATION_COUNT) >>> 2] = rotation.length;
+    u32.set(linear, u32[(p + BLEND_LINEAR) >>> 2]! >>> 2);
+    u32.set(rotation, u32[(p + BLEND_ROTATION) >>> 2]! >>> 2);
+    f32.set(Float32Array.from({ length: 4 * n }, (_, i) => rest[i]!), u32[(p + BLEND_REST) >>> 2]! >>> 2);
+  }
+
+  /**
+   * Blends `layers` (list order matters: priority, and the order of additive layers) into `out`.
+   * @throws UsageError when a buffer or mask does not have the job's curve count, there are more
+   *   than `maxLayers` layers, a weight is negative or not finite, an additive layer has no
+   *   reference, τ is negative or not finite, or the job was disposed
+   */
+  run(layers: readonly BlendJobLayer[], out: AnimSampleBuffer, options: BlendOptions = {}): void {
+    if (this.ptr === 0) throw new UsageError('this BlendJob was disposed');
+    const n = this.curveCount;
+    if (layers.length > this.maxLayers) throw new UsageError(`${layers.length} layers, the job holds at most ${this.maxLayers}`);
+    const tau = options.threshold ?? 1;
+    if (!(tau >= 0) || !Number.isFinite(tau)) throw new UsageError(`threshold must be a finite number ≥ 0, got ${tau}`);
+    out.checkLive();
+    if (out.curveCount !== n) throw new UsageError(`out has ${out.curveCount} curves, the job ${n}`);
+    const { u32, f32 } = this.core.views;
+    const p = this.ptr;
+    const table = u32[(p + BLEND_LAYERS) >>> 2]!;
+    layers.forEach((layer, j) => {
+      const buffers = layer.mode === 'additive' ? [layer.samples, layer.reference] : [layer.samples];
+      for (const b of buffers) {
+        if (!b) throw new UsageError(`layer ${j}: an additive layer needs its reference samples`);
+        b.checkLive();
+        if (b.curveCount !== n) throw new UsageError(`layer ${j}: buffer has ${b.curveCount} curves, the job ${n}`);
+      }
+      if (!(layer.weight >= 0) || !Number.isFinite(layer.weight)) throw new UsageError(`layer ${j}: weight must be finite and ≥ 0, got ${layer.weight}`);
+      const mask = layer.mask ?? null;
+      if (mask && (mask.ptr === 0 || mask.curveCount !== n)) throw new UsageError(`layer ${j}: the mask is disposed or not of ${n} curves`);
+      const r = (table + j * LAYER_SIZE) >>> 2;
+      u32[r + LAYER_SAMPLES / 4] = layer.samples.samplesPtr;
+      u32[r + LAYER_COUNTS / 4] = layer.samples.countsPtr;
+      f32[r + LAYER_WEIGHT / 4] = layer.weight;
+      u32[r + LAYER_MASK / 4] = mask ? mask.ptr : 0;
+      u32[r + LAYER_MODE / 4] = layer.mode === 'additive' ? LAYER_ADDITIVE : LAYER_NORMAL;
+      u32[r + LAYER_REFERENCE / 4] = layer.reference?.samplesPtr ?? 0;
+      u32[r + LAYER_REFERENCE_COUNTS / 4] = layer.reference?.countsPtr ?? 0;
+    });
+    u32[(p + BLEND_LAYER_COUNT) >>> 2] = layers.length;
+    u32[(p + BLEND_FLAGS) >>> 2] = (options.rotation === 'slerp' ? BLEND_SLERP : 0) | (options.rule === 'weighted' ? BLEND_WEIGHTED : 0);
+    f32[(p + BLEND_THRESHOLD) >>> 2] = tau;
+    u32[(p + BLEND_OUT) >>> 2] = out.samplesPtr;
+    u32[(p + BLEND_OUT_COUNTS) >>> 2] = out.countsPtr;
+    this.core.kernel.blend(p);
+  }
+
+  /** Frees the job's memory. Safe to call twice. */
+  dispose(): void {
+    if (this.ptr === 0) return;
+    const k = this.core.kernel;
+    const u32 = this.core.views.u32;
+    for (const field of [BLEND_LINEAR, BLEND_ROTATION, BLEND_REST, BLEND_LAYERS, BLEND_WEIGHTS]) k.free(u32[(this.ptr + field) >>> 2]!);
+    k.free(this.ptr);
+    this.ptr = 0;
+  }
+}

@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BlendMode, BlendOptions, CurveType, SampleArrays } from '../../src/anim/index.js';
+import { type AnimCore, AnimSampleBuffer, BlendJob, BlendMask } from '../../src/core/index.js';
+import { UsageError } from '../../src/errors.js';
+import { referenceBlend } from '../../src/reference/index.js';
+import { BUILDS, createCore } from '../helpers/core.js';
+
+// Differential tests of the blend kernel (both builds) against its twin `referenceBlend` over
+// random layer sets: counts, masks of 0, 1 and between, all-inactive curves, W < τ, W = 0, τ = 0,
+// additive layers on both rules, quaternions of either sign.
+
+interface LayerSpec {
+  samples: number[];
+  counts: number[];
+  weight: number;
+  mask: number[] | null;
+  mode: BlendMode;
+  reference: number[];
+  referenceCounts: number[];
+}
+interface Case {
+  types: CurveType[];
+  rest: number[];
+  layers: LayerSpec[];
+  options: BlendOptions;
+}
+
+const weight = fc.oneof(fc.constantFrom(0, 0.25, 0.5, 1, 1.5), fc.double({ min: 0, max: 2, noNaN: true }));
+const maskValue = fc.oneof(fc.constantFrom(0, 1), fc.double({ min: 0, max: 1, noNaN: true }));
+const unit = fc.double({ min: -1, max: 1, noNaN: true });
+/**
+ * A unit quaternion of either sign (shortest-arc tests see both), from an axis and an angle in
+ * [0.1, 3] rad: exactly orthogonal pairs (dot = ±0, where the shortest arc is a coin toss that
+ * float32 and float64 may call differently) stay out of the draw.
+ */
+const quat = fc
+  .tuple(unit, unit, unit, fc.double({ min: 0.1, max: 3, noNaN: true }), fc.boolean())
+  .filter(([x, y, z]) => Math.hypot(x, y, z) > 0.1)
+  .map(([x, y, z, angle, negate]) => {
+    const s = Math.sin(angle / 2) / Math.hypot(x, y, z);
+    const q = [x * s, y * s, z * s, Math.cos(angle / 2)];
+    return negate ? q.map((v) => -v) : q;
+  });
+const vec = fc.tuple(fc.double({ min: -10, max: 10, noNaN: true }), fc.double({ min: -10, max: 10, noNaN: true }), fc.double({ min: -10, max: 10, noNaN: true }), fc.constantFrom(0, 1));
+
+const blendCase: fc.Arbitrary<Case> = fc
+  .array(fc.constantFrom<CurveType>('translation', 'rotation', 'scale', 'float'), { minLength: 1, maxLength: 9 })
+  .chain((types) => {
+    const n = types.length;
+    const pose = fc.tuple(...types.map((t) => (t === 'rotation' ? quat : vec))).map((vs) => vs.flat());
+    const counts = fc.array(fc.constantFrom(0, 1, 1, 1), { minLength: n, maxLength: n });
+    const layer: fc.Arbitrary<LayerSpec> = fc.record({
+      samples: pose,
+      counts,
+      weight,
+      mask: fc.option(fc.array(maskValue, { minLength: n, maxLength: n }), { nil: null }),
+      mode: fc.constantFrom<BlendMode>('normal', 'normal', 'additive'),
+      reference: pose,
+      referenceCounts: counts,
+    });
+    return fc.record({
+      types: fc.constant(types),
+      rest: pose,
+      layers: fc.array(layer, { maxLength: 8 }),
+      options: fc.record({
+        rule: fc.constantFrom('priority' as const, 'weighted' as const),
+        rotation: fc.constantFrom('nlerp' as const, 'slerp' as const),
+        threshold: fc.oneof(fc.constantFrom(0, 1, 0.5, 3), fc.double({ min: 0, max: 2, noNaN: true })),
+      }),
+    });
+  });
+
+/** The twin's result in float32, as the kernel stores it. */
+function expected(c: Case): SampleArrays {
+  const n = c.types.length;
+  const out: SampleArrays = { samples: new Float32Array(4 * n), counts: new Uint8Array(n) };
+  const arrays = (s: number[], k: number[]): SampleArrays => ({ samples: Float32Array.from(s), counts: Uint8Array.from(k) });
+  referenceBlend(
+    c.types,
+    Float32Array.from(c.rest),
+    c.layers.map((l) => ({
+      samples: arrays(l.samples, l.counts),
+      weight: Math.fround(l.weight),
+      mask: l.mask ? Float32Array.from(l.mask) : null,
+      mode: l.mode,
+      reference: arrays(l.reference, l.referenceCounts),
+    })),
+    out,
+    c.options,
+  );
+  return out;
+}
+
+function runKernel(core: AnimCore, c: Case): { samples: Float32Array; counts: Uint8Array } {
+  const n = c.types.length;
+  const job = new BlendJob(core, c.types, c.rest, Math.max(1, c.layers.length));
+  const owned: { dispose(): void }[] = [job];
+  const buffer = (s: number[], k: number[]): AnimSampleBuffer => {
+    const b = new AnimSampleBuffer(core, c.types);
+    b.samples.set(s);
+    b.counts.set(k);
+    owned.push(b);
+    return b;
+  };
+  try {
+    const layers = c.layers.map((l) => {
+      const mask = l.mask ? new BlendMask(core, Float32Array.from(l.mask)) : null;
+      if (mask) owned.push(mask);
+      return { samples: buffer(l.samples, l.counts), weight: l.weight, mask, mode: l.mode, reference: buffer(l.reference, l.referenceCounts) };
+    });
+    const out = new AnimSampleBuffer(core, c.types);
+    owned.push(out);
+    out.samples.fill(Number.NaN); // nothing may be left from before
+    job.run(layers, out, c.options);
+    return { samples: out.samples.slice(), counts: out.counts.slice() };
+  } finally {
+    for (const o of owned) o.dispose();
+  }
+  void n;
+}
+
+function compare(c: Case, got: { samples: Float32Array; counts: Uint8Array }, want: SampleArrays): void {
+  expect(Array.from(got.counts)).toEqual(Array.from(want.counts));
+  c.types.forEach((t, i) => {
+    const a = got.samples.subarray(4 * i, 4 * i + 4);
+    const b = want.samples.subarray(4 * i, 4 * i + 4);
+    let s = 1;
+    if (t === 'rotation' && a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]! + a[3]! * b[3]! < 0) s = -1;
+    for (let k = 0; k < 4; k++) {
+      const tol = 2e-4 * Math.max(1, Math.abs(b[k]!));
+      if (!(Math.abs(a[k]! - s * b[k]!) <= tol)) {
+        throw new Error(`curve ${i} (${t}) lane ${k}: kernel ${Array.from(a).join(', ')} vs reference ${Array.from(b).join(', ')}`);
+      }
+    }
+  });
+}
+
+describe.each(BUILDS)('blend kernel (%s build)', (build) => {
+  let core: AnimCore;
+  beforeAll(async () => {
+    core = await createCore(build);
+  });
+  afterAll(() => undefined);
+
+  it('matches referenceBlend over random layer sets', () => {
+    fc.assert(
+      fc.property(blendCase, (c) => {
+        compare(c, runKernel(core, c), expected(c));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('covers the corners: all curves inactive, W = 0, τ = 0, additive only', () => {
+    const types: CurveType[] = ['translation', 'rotation'];
+    const rest = [1, 2, 3, 0, 0, 0, 0.6, 0.8];
+    const idle: LayerSpec = {
+      samples: [9, 9, 9, 0, 0, 1, 0, 0],
+      counts: [0, 0],
+      weight: 1,
+      mask: null,
+      mode: 'normal',
+      reference: [0, 0, 0, 0, 0, 0, 0, 1],
+      referenceCounts: [1, 1],
+    };
+    const zero: LayerSpec = { ...idle, counts: [1, 1], weight: 0 };
+    const add: LayerSpec = { ...idle, counts: [1, 1], mode: 'additive', weight: 0.5 };
+    for (const options of [{ rule: 'priority' }, { rule: 'weighted' }, { rule: 'weighted', threshold: 0 }, { rule: 'weighted', rotation: 'slerp' }] as BlendOptions[]) {
+      for (const layers of [[], [idle], [zero], [add], [zero, add], [idle, add]]) {
+        const c: Case = { types, rest, layers, options };
+        const got = runKernel(core, c);
+        compare(c, got, expected(c));
+        // Undefined or rest-filled curves print the rest value; priority leaves W = 0 layers' samples.
+        if (layers.every((l) => l === idle) || options.threshold === 0) expect(Array.from(got.samples.subarray(0, 3))).toEqual([1, 2, 3]);
+      }
+    }
+  });
+
+  it('refuses misuse', () => {
+    const job = new BlendJob(core, ['translation'], [0, 0, 0, 0], 1);
+    const a = new AnimSampleBuffer(core, ['translation']);
+    const b = new AnimSampleBuffer(core, ['translation', 'rotation']);
+    expect(() => job.run([{ samples: a, weight: 1 }, { samples: a, weight: 1 }], a)).toThrow(/at most 1/);
+    expect(() => job.run([{ samples: b, weight: 1 }], a)).toThrow(/2 curves/);
+    expect(() => job.run([{ samples: a, weight: -1 }], a)).toThrow(UsageError);
+    expect(() => job.run([{ samples: a, weight: 1, mode: 'additive' }], a)).toThrow(/reference/);
+    expect(() => new BlendMask(core, Float32Array.of(2))).toThrow(/outside \[0, 1\]/);
+    job.dispose();
+    expect(() => job.run([], a)).toThrow(/disposed/);
+    a.dispose();
+    b.dispose();
+  });
+});
