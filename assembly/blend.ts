@@ -15,8 +15,22 @@ import { copy4, lerp4, nlerpAligned, nlerpShortest, slerpShortest } from './quat
 /** Two float4 slots for the additive rotation: identity, then the delta. */
 const SCRATCH = memory.data(32, 16);
 
+// The job's layer table and curve lists, read once per call by `blend`.
+let layers: usize = 0;
+let layerCount: usize = 0;
+let linear: usize = 0;
+let linearCount: usize = 0;
+let rotation: usize = 0;
+let rotationCount: usize = 0;
+
 /** Runs the blend job block at `job` (assembly/blend-layout.ts). */
 export function blend(job: usize): void {
+  layers = <usize>load<u32>(job + BLEND_LAYERS);
+  layerCount = <usize>load<u32>(job + BLEND_LAYER_COUNT);
+  linear = <usize>load<u32>(job + BLEND_LINEAR);
+  linearCount = <usize>load<u32>(job + BLEND_LINEAR_COUNT);
+  rotation = <usize>load<u32>(job + BLEND_ROTATION);
+  rotationCount = <usize>load<u32>(job + BLEND_ROTATION_COUNT);
   const n = <usize>load<u32>(job + BLEND_CURVE_COUNT);
   const out = <usize>load<u32>(job + BLEND_OUT);
   const outCounts = <usize>load<u32>(job + BLEND_OUT_COUNTS);
@@ -26,14 +40,14 @@ export function blend(job: usize): void {
   const tau = load<f32>(job + BLEND_THRESHOLD);
   memory.fill(outCounts, 0, n);
   if (weighted) blendWeighted(job, n, out, outCounts, slerp, tau);
-  else blendPriority(job, out, outCounts, slerp);
+  else blendPriority(out, outCounts, slerp);
   // Undefined curves print their rest value.
   const rest = <usize>load<u32>(job + BLEND_REST);
   const fills = weighted && tau > 0;
   for (let i: usize = 0; i < n; i++) {
     if (load<u8>(outCounts + i) == 0 && !fills) copy4(rest + (i << 4), out + (i << 4));
   }
-  addLayers(job, out, outCounts, slerp, fills);
+  addLayers(out, outCounts, slerp, fills);
 }
 
 /** The mask weight of layer record `l` at curve i (1 without a mask). */
@@ -44,13 +58,7 @@ function maskAt(l: usize, i: usize): f32 {
   return mask == 0 ? 1 : load<f32>(mask + (i << 2));
 }
 
-function blendPriority(job: usize, out: usize, outCounts: usize, slerp: bool): void {
-  const layers = <usize>load<u32>(job + BLEND_LAYERS);
-  const layerCount = <usize>load<u32>(job + BLEND_LAYER_COUNT);
-  const linear = <usize>load<u32>(job + BLEND_LINEAR);
-  const linearCount = <usize>load<u32>(job + BLEND_LINEAR_COUNT);
-  const rotation = <usize>load<u32>(job + BLEND_ROTATION);
-  const rotationCount = <usize>load<u32>(job + BLEND_ROTATION_COUNT);
+function blendPriority(out: usize, outCounts: usize, slerp: bool): void {
   for (let k: usize = 0; k < layerCount; k++) {
     const l = layers + k * LAYER_SIZE;
     if (load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE) continue;
@@ -84,12 +92,6 @@ function blendPriority(job: usize, out: usize, outCounts: usize, slerp: bool): v
 }
 
 function blendWeighted(job: usize, n: usize, out: usize, outCounts: usize, slerp: bool, tau: f32): void {
-  const layers = <usize>load<u32>(job + BLEND_LAYERS);
-  const layerCount = <usize>load<u32>(job + BLEND_LAYER_COUNT);
-  const linear = <usize>load<u32>(job + BLEND_LINEAR);
-  const linearCount = <usize>load<u32>(job + BLEND_LINEAR_COUNT);
-  const rotation = <usize>load<u32>(job + BLEND_ROTATION);
-  const rotationCount = <usize>load<u32>(job + BLEND_ROTATION_COUNT);
   const rest = <usize>load<u32>(job + BLEND_REST);
   const total = <usize>load<u32>(job + BLEND_WEIGHTS);
   memory.fill(out, 0, n << 4);
@@ -152,13 +154,7 @@ function blendWeighted(job: usize, n: usize, out: usize, outCounts: usize, slerp
 }
 
 /** Additive layers in list order on the curves the result defines (spec §4). */
-function addLayers(job: usize, out: usize, outCounts: usize, slerp: bool, fills: bool): void {
-  const layers = <usize>load<u32>(job + BLEND_LAYERS);
-  const layerCount = <usize>load<u32>(job + BLEND_LAYER_COUNT);
-  const linear = <usize>load<u32>(job + BLEND_LINEAR);
-  const linearCount = <usize>load<u32>(job + BLEND_LINEAR_COUNT);
-  const rotation = <usize>load<u32>(job + BLEND_ROTATION);
-  const rotationCount = <usize>load<u32>(job + BLEND_ROTATION_COUNT);
+function addLayers(out: usize, outCounts: usize, slerp: bool, fills: bool): void {
   for (let k: usize = 0; k < layerCount; k++) {
     const l = layers + k * LAYER_SIZE;
     if (load<u32>(l + LAYER_MODE) != LAYER_ADDITIVE) continue;
