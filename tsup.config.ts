@@ -1,5 +1,10 @@
 import { cpSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig } from 'tsup';
+
+/** piscina's own worker script, beside its main module wherever npm installed it. */
+const piscinaWorker = join(dirname(createRequire(import.meta.url).resolve('piscina')), 'worker.js');
 
 // tsup leaves `dependencies` and `peerDependencies` external and bundles everything else, so what
 // only the CLI or a format reader needs (devDependencies) ships inside the bundles and a browser
@@ -29,7 +34,7 @@ export default defineConfig([
     // The `animcore` command (ESM, Node only) with its dependencies bundled. piscina's bundled pool
     // starts its own worker script as `<bundle dir>/worker.js`, so that script is an entry too;
     // the `require` banner lets the bundled CommonJS code load Node's built-in modules.
-    entry: { cli: 'src/cli/main.ts', 'resample-worker': 'src/cli/resample-worker.ts', worker: 'node_modules/piscina/dist/worker.js' },
+    entry: { cli: 'src/cli/main.ts', 'resample-worker': 'src/cli/resample-worker.ts', worker: piscinaWorker },
     format: ['esm'],
     target: 'node20',
     platform: 'node',
