@@ -39,7 +39,7 @@ export default defineConfig([
     target: 'node20',
     platform: 'node',
     shims: true,
-    splitting: false,
+    splitting: true, // the command and its worker threads share one chunk of library code
     sourcemap: false,
     // piscina loads @napi-rs/nice only for a `niceIncrement` (never set here) and tolerates its absence.
     external: ['@napi-rs/nice'],
