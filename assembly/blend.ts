@@ -6,10 +6,10 @@
 // curves the result defines. Twin: `referenceBlend` (src/reference/blend.ts).
 import {
   BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT, BLEND_OUT,
-  BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, BLEND_SLERP, BLEND_THRESHOLD, BLEND_WEIGHTED,
+  BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD, BLEND_WEIGHTED,
   BLEND_WEIGHTS, LAYER_ADDITIVE, LAYER_COUNTS, LAYER_MASK, LAYER_MODE, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS,
   LAYER_SAMPLES, LAYER_SIZE, LAYER_WEIGHT,
-} from './blend-layout';
+} from './layout';
 import { copy4, lerp4, nlerpAligned, nlerpShortest, slerpShortest } from './quat';
 
 /** Two float4 slots for the additive rotation: identity, then the delta. */
@@ -23,7 +23,7 @@ let linearCount: usize = 0;
 let rotation: usize = 0;
 let rotationCount: usize = 0;
 
-/** Runs the blend job block at `job` (assembly/blend-layout.ts). */
+/** Runs the blend job block at `job` (assembly/layout.ts, BLEND_*). */
 export function blend(job: usize): void {
   layers = <usize>load<u32>(job + BLEND_LAYERS);
   layerCount = <usize>load<u32>(job + BLEND_LAYER_COUNT);
@@ -35,7 +35,7 @@ export function blend(job: usize): void {
   const out = <usize>load<u32>(job + BLEND_OUT);
   const outCounts = <usize>load<u32>(job + BLEND_OUT_COUNTS);
   const flags = load<u32>(job + BLEND_FLAGS);
-  const slerp = (flags & BLEND_SLERP) != 0;
+  const slerp = (flags & FLAG_SLERP) != 0;
   const weighted = (flags & BLEND_WEIGHTED) != 0;
   const tau = load<f32>(job + BLEND_THRESHOLD);
   memory.fill(outCounts, 0, n);

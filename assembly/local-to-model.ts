@@ -1,62 +1,38 @@
 // Local-to-model transforms (as ozz-animation's LocalToModelJob): per joint a local T·R·S from
 // the sampled curves (or the rest pose where no curve drives it), composed down the hierarchy
-// into model-space 4×4 matrices, column-major (WebGL/glTF), 16 f32 per joint. Parents precede
-// children (the Skeleton checks it), so one pass in joint order suffices.
-//
-// A job block (see `localToModelJobCreate`):
-//   +0 jointCount u32
-//   +4 parents ptr   (i32 per joint, -1 for roots)
-//   +8 bindings ptr  (u32 per joint × 3: byte offset of the T, R, S curve in the samples, or NONE)
-//  +12 rest ptr      (float4 × 3 per joint: T xyz 0, R xyzw, S xyz 0)
-import { alloc } from './memory';
-import { align16 } from './clip-header';
-
-const NONE: u32 = 0xffffffff;
-const HEADER: usize = 16;
-
-/** Allocates a job block for `jointCount` joints; the caller fills parents, bindings and rest. */
-export function localToModelJobCreate(jointCount: u32): usize {
-  const n = <usize>jointCount;
-  const parentsSize = align16(n * 4);
-  const bindingsSize = align16(n * 12);
-  const p = alloc(HEADER + parentsSize + bindingsSize + n * 48);
-  store<u32>(p, jointCount);
-  store<usize>(p, p + HEADER, 4);
-  store<usize>(p, p + HEADER + parentsSize, 8);
-  store<usize>(p, p + HEADER + parentsSize + bindingsSize, 12);
-  return p;
-}
-
-/** Address of a job array: 4 parents, 8 bindings, 12 rest. */
-export function localToModelJobArray(p: usize, field: u32): usize {
-  return load<usize>(p + <usize>field);
-}
+// into model-space 4×4 matrices, column-major (WebGL/glTF), 16 f32 per joint. Joints are visited
+// in the job's order (every parent before its children), so one pass suffices. The job block is
+// laid out by the host (assembly/layout.ts, LTM_*).
+import { LTM_BINDINGS, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND } from './layout';
 
 /** The float4 a joint property reads: the bound curve's sample if its count is > 0, else the rest value. */
 // @ts-ignore: decorator
 @inline
 function source(binding: u32, samples: usize, counts: usize, rest: usize): usize {
-  return binding != NONE && load<u8>(counts + (<usize>binding >> 4)) != 0 ? samples + <usize>binding : rest;
+  return binding != <u32>LTM_UNBOUND && load<u8>(counts + (<usize>binding >> 4)) != 0 ? samples + <usize>binding : rest;
 }
 
 /**
  * Writes the model-space matrix of every joint of job `p` to `out` (16 f32 per joint,
- * column-major), reading samples (float4 per curve) and counts (u8 per curve) of one buffer.
+ * column-major, in joint order), reading samples (float4 per curve) and counts (u8 per curve) of
+ * one buffer.
  */
 export function localToModel(p: usize, samples: usize, counts: usize, out: usize): void {
-  const n = load<u32>(p);
-  const parents = load<usize>(p, 4);
-  const bindings = load<usize>(p, 8);
-  const rest = load<usize>(p, 12);
-  for (let i: u32 = 0; i < n; i++) {
-    const b = bindings + <usize>i * 12;
-    const r = rest + <usize>i * 48;
+  const n = load<u32>(p, LTM_JOINT_COUNT);
+  const parents = load<usize>(p, LTM_PARENTS);
+  const bindings = load<usize>(p, LTM_BINDINGS);
+  const rest = load<usize>(p, LTM_REST);
+  const order = load<usize>(p, LTM_ORDER);
+  for (let k: u32 = 0; k < n; k++) {
+    const i = <usize>load<u32>(order + (<usize>k << 2));
+    const b = bindings + i * 12;
+    const r = rest + i * 48;
     const t = source(load<u32>(b), samples, counts, r);
     const q = source(load<u32>(b, 4), samples, counts, r + 16);
     const s = source(load<u32>(b, 8), samples, counts, r + 32);
-    const m = out + (<usize>i << 6);
+    const m = out + (i << 6);
     localMatrix(t, q, s, m);
-    const parent = load<i32>(parents + (<usize>i << 2));
+    const parent = load<i32>(parents + (i << 2));
     if (parent >= 0) multiplyInPlace(out + (<usize>parent << 6), m);
   }
 }

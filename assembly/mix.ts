@@ -2,19 +2,18 @@
 // per curve, both counts > 0 → blend (rotations nlerp or slerp along the shortest arc, others
 // lerp); one count > 0 → copy that sample; none → the output keeps a's value with count 0.
 // The weight is b's share. `out` may alias `a` or `b`: each curve reads its inputs before writing.
+import { FLAG_SLERP } from './layout';
 import { copy4, lerp4, nlerpShortest, slerpShortest } from './quat';
 
-export const MIX_SLERP: u32 = 1;
-
 /**
- * `linear` and `rotation` are u32 curve-index lists (together every curve exactly once).
- * Samples are float4 per curve at `a`, `b`, `out`; counts u8 per curve at `ac`, `bc`, `outCounts`.
+ * `curves` is a u32 list of every curve index exactly once, the `linearCount` non-rotation curves
+ * first. Samples are float4 per curve at `a`, `b`, `out`; counts u8 per curve at `ac`, `bc`,
+ * `outCounts`. `flags`: FLAG_SLERP (rotations slerped, else nlerp).
  */
 export function mixSamples(
-  linear: usize,
+  curves: usize,
   linearCount: u32,
-  rotation: usize,
-  rotationCount: u32,
+  curveCount: u32,
   a: usize,
   ac: usize,
   b: usize,
@@ -25,7 +24,7 @@ export function mixSamples(
   flags: u32,
 ): void {
   for (let j: u32 = 0; j < linearCount; j++) {
-    const i = <usize>load<u32>(linear + (<usize>j << 2));
+    const i = <usize>load<u32>(curves + (<usize>j << 2));
     const o = i << 4;
     const ca = <u32>load<u8>(ac + i);
     const cb = <u32>load<u8>(bc + i);
@@ -34,9 +33,9 @@ export function mixSamples(
     else copy4(a + o, out + o);
     store<u8>(outCounts + i, <u8>min<u32>(ca + cb, 255));
   }
-  const slerp = (flags & MIX_SLERP) != 0;
-  for (let j: u32 = 0; j < rotationCount; j++) {
-    const i = <usize>load<u32>(rotation + (<usize>j << 2));
+  const slerp = (flags & FLAG_SLERP) != 0;
+  for (let j: u32 = linearCount; j < curveCount; j++) {
+    const i = <usize>load<u32>(curves + (<usize>j << 2));
     const o = i << 4;
     const ca = <u32>load<u8>(ac + i);
     const cb = <u32>load<u8>(bc + i);

@@ -2,103 +2,46 @@
 // spec mrtk.md §5–§6). Twin: src/reference/unity-curve.ts and sample-unity.ts — same operations
 // in the same order, in f64 on the f32 keys, so both agree to rounding of the math library.
 //
-// One block holds a header, one 32-byte record per output curve, one 48-byte record per lane
+// The block (assembly/layout.ts, UNITY_*) holds a header, a record per output curve, one per lane
 // (one scalar Unity curve), a u8 count per curve and an arena of 4-byte key data the records
 // point into. Linear lanes (every segment a straight line) store only times and values; lanes
 // that share key times may point at one time array. The evaluation is scalar f64 in both
 // builds: Unity's closed-form Bézier root needs f64 to match the reference, and lanes rarely
 // share segments in a way f64x2 would pay for.
-import { alloc } from './memory';
-
-const CURVE_COUNT: u32 = 0;
-const LANE_COUNT: u32 = 4;
-const CURVES: u32 = 8;
-const LANES: u32 = 12;
-const COUNTS: u32 = 16;
-const ARENA: u32 = 20;
-const HEADER_SIZE: u32 = 32;
-
-// Curve record.
-const C_OUT: u32 = 0;
-const C_FLAGS: u32 = 4;
-const C_FIRST_LANE: u32 = 8;
-const C_LANE_COUNT: u32 = 12;
-const C_VALUE: u32 = 16;
-const CURVE_SIZE: u32 = 32;
-
-/** Curve flags: the record's value is the sample (static or inactive curves). */
-export const UNITY_STATIC: u32 = 1;
-/** Bool curve: each lane an exact step tested > 0.5. */
-export const UNITY_BOOL: u32 = 2;
-/** Rotation curve: normalised (zero → identity) unless sampled raw. */
-export const UNITY_ROTATION: u32 = 4;
-/** All lanes share key times and wrap modes: one segment lookup, and rotations hemisphere-aligned per segment. */
-export const UNITY_SHARED: u32 = 8;
-
-// Lane record.
-const L_KEY_COUNT: u32 = 0;
-const L_PRE: u32 = 4;
-const L_POST: u32 = 8;
-const L_LINEAR: u32 = 12;
-const L_TIME: u32 = 16;
-const L_VALUE: u32 = 20;
-const L_IN_TANGENT: u32 = 24;
-const L_OUT_TANGENT: u32 = 28;
-const L_IN_WEIGHT: u32 = 32;
-const L_OUT_WEIGHT: u32 = 36;
-const L_MODE: u32 = 40;
-const LANE_SIZE: u32 = 48;
-
-/** `unityClipSample` flag: rotations as MRTK gives them (no sign alignment, not normalised). */
-export const UNITY_SAMPLE_RAW: u32 = 1;
+import {
+  FLAG_RAW,
+  UNITY_BOOL,
+  UNITY_COUNTS,
+  UNITY_CURVE_COUNT,
+  UNITY_CURVE_FIRST_LANE,
+  UNITY_CURVE_FLAGS,
+  UNITY_CURVE_LANES,
+  UNITY_CURVE_OUT,
+  UNITY_CURVE_SIZE,
+  UNITY_CURVE_VALUE,
+  UNITY_CURVES,
+  UNITY_LANE_IN_TANGENT,
+  UNITY_LANE_IN_WEIGHT,
+  UNITY_LANE_KEY_COUNT,
+  UNITY_LANE_LINEAR,
+  UNITY_LANE_MODE,
+  UNITY_LANE_OUT_TANGENT,
+  UNITY_LANE_OUT_WEIGHT,
+  UNITY_LANE_POST,
+  UNITY_LANE_PRE,
+  UNITY_LANE_SIZE,
+  UNITY_LANE_TIME,
+  UNITY_LANE_VALUE,
+  UNITY_LANES,
+  UNITY_ROTATION,
+  UNITY_SHARED,
+  UNITY_STATIC,
+} from './layout';
 
 /** Unity's default Bézier weight (float32 1/3). */
 const DEFAULT_WEIGHT: f64 = <f64>(<f32>(1.0 / 3.0));
 /** Shorter quaternions become identity when corrected. Twin: `QUAT_MIN_LENGTH`. */
 const QUAT_MIN_LENGTH: f64 = 1e-6;
-
-function align16(n: usize): usize {
-  return (n + 15) & ~(<usize>15);
-}
-
-/**
- * Allocates a clip block for `curveCount` curves over `laneCount` lanes with `arenaWords` 4-byte
- * words of key data. The caller fills the records, counts and arena found with the getters.
- */
-export function unityClipCreate(curveCount: u32, laneCount: u32, arenaWords: u32): usize {
-  const curvesSize = <usize>curveCount * CURVE_SIZE;
-  const lanesSize = <usize>laneCount * LANE_SIZE;
-  const countsSize = align16(<usize>curveCount);
-  const p = alloc(<usize>HEADER_SIZE + curvesSize + lanesSize + countsSize + (<usize>arenaWords << 2));
-  store<u32>(p, curveCount, CURVE_COUNT);
-  store<u32>(p, laneCount, LANE_COUNT);
-  let at = p + <usize>HEADER_SIZE;
-  store<usize>(p, at, CURVES);
-  at += curvesSize;
-  store<usize>(p, at, LANES);
-  at += lanesSize;
-  store<usize>(p, at, COUNTS);
-  at += countsSize;
-  store<usize>(p, at, ARENA);
-  return p;
-}
-
-export function unityClipCurves(p: usize): usize {
-  return load<usize>(p, CURVES);
-}
-export function unityClipLanes(p: usize): usize {
-  return load<usize>(p, LANES);
-}
-export function unityClipCounts(p: usize): usize {
-  return load<usize>(p, COUNTS);
-}
-export function unityClipArena(p: usize): usize {
-  return load<usize>(p, ARENA);
-}
-/** Number of lanes: the i32 cursor slots `unityClipSample` may use. */
-export function unityClipLaneCount(p: usize): u32 {
-  return load<u32>(p, LANE_COUNT);
-}
 
 // @ts-ignore: decorator
 @inline
@@ -209,20 +152,20 @@ function bezierExtractU(s: f64, w1: f64, w2: f64): f64 {
  * stepped / weighted Bézier / Hermite (spec §6.2–§6.4). Twin: `evaluateUnitySegment`.
  */
 function segment(lane: usize, k: i32, t: f64, sign: f64): f64 {
-  const time = load<usize>(lane, L_TIME);
-  const value = load<usize>(lane, L_VALUE);
+  const time = load<usize>(lane, UNITY_LANE_TIME);
+  const value = load<usize>(lane, UNITY_LANE_VALUE);
   const v0 = f32At(value, k);
   const v1 = sign * f32At(value, k + 1);
   const t0 = f32At(time, k);
   const dx = f32At(time, k + 1) - t0;
-  if (load<u32>(lane, L_LINEAR) != 0) return v0 + (v1 - v0) * ((t - t0) / dx);
-  const mode = load<usize>(lane, L_MODE);
+  if (load<u32>(lane, UNITY_LANE_LINEAR) != 0) return v0 + (v1 - v0) * ((t - t0) / dx);
+  const mode = load<usize>(lane, UNITY_LANE_MODE);
   const outBit = (load<i32>(mode + (<usize>k << 2)) & 2) != 0;
   const inBit = (load<i32>(mode + (<usize>(k + 1) << 2)) & 1) != 0;
-  const outTangent = f32At(load<usize>(lane, L_OUT_TANGENT), k);
-  const inTangent = sign * f32At(load<usize>(lane, L_IN_TANGENT), k + 1);
-  const outWeight = f32At(load<usize>(lane, L_OUT_WEIGHT), k);
-  const inWeight = f32At(load<usize>(lane, L_IN_WEIGHT), k + 1);
+  const outTangent = f32At(load<usize>(lane, UNITY_LANE_OUT_TANGENT), k);
+  const inTangent = sign * f32At(load<usize>(lane, UNITY_LANE_IN_TANGENT), k + 1);
+  const outWeight = f32At(load<usize>(lane, UNITY_LANE_OUT_WEIGHT), k);
+  const inWeight = f32At(load<usize>(lane, UNITY_LANE_IN_WEIGHT), k + 1);
   if (outBit && inBit && outWeight == 0 && inWeight == 0 && isFinite<f64>(outTangent) && isFinite<f64>(inTangent)) {
     return v0 + (v1 - v0) * ((t - t0) / dx);
   }
@@ -248,15 +191,15 @@ function segment(lane: usize, k: i32, t: f64, sign: f64): f64 {
 // @ts-ignore: decorator
 @inline
 function laneTime(lane: usize, n: i32, t: f64): f64 {
-  const time = load<usize>(lane, L_TIME);
-  return wrapTime(t, f32At(time, 0), f32At(time, n - 1), load<i32>(lane, L_PRE), load<i32>(lane, L_POST));
+  const time = load<usize>(lane, UNITY_LANE_TIME);
+  return wrapTime(t, f32At(time, 0), f32At(time, n - 1), load<i32>(lane, UNITY_LANE_PRE), load<i32>(lane, UNITY_LANE_POST));
 }
 
 /** `AnimationCurve.Evaluate` of one lane at key index k of wrapped time tw. */
 // @ts-ignore: decorator
 @inline
 function atIndex(lane: usize, n: i32, k: i32, tw: f64, sign: f64): f64 {
-  const value = load<usize>(lane, L_VALUE);
+  const value = load<usize>(lane, UNITY_LANE_VALUE);
   if (k < 0) return f32At(value, 0);
   if (k >= n - 1) return f32At(value, n - 1);
   return segment(lane, k, tw, sign);
@@ -264,81 +207,81 @@ function atIndex(lane: usize, n: i32, k: i32, tw: f64, sign: f64): f64 {
 
 /** `AnimationCurve.Evaluate` (spec §5–§6); `slot` is the lane's cursor. Twin: `evaluateUnityCurve`. */
 function evaluate(lane: usize, t: f64, slot: usize): f64 {
-  const n = load<i32>(lane, L_KEY_COUNT);
+  const n = load<i32>(lane, UNITY_LANE_KEY_COUNT);
   if (n == 0) return 0;
-  if (n == 1) return f32At(load<usize>(lane, L_VALUE), 0);
+  if (n == 1) return f32At(load<usize>(lane, UNITY_LANE_VALUE), 0);
   const tw = laneTime(lane, n, t);
-  return atIndex(lane, n, findKey(load<usize>(lane, L_TIME), n, tw, slot), tw, 1);
+  return atIndex(lane, n, findKey(load<usize>(lane, UNITY_LANE_TIME), n, tw, slot), tw, 1);
 }
 
 /** Exact step tested > 0.5 (spec §6.8); `slot` is the lane's cursor. Twin: `evaluateUnityStep`. */
 function step(lane: usize, t: f64, slot: usize): f64 {
-  const n = load<i32>(lane, L_KEY_COUNT);
+  const n = load<i32>(lane, UNITY_LANE_KEY_COUNT);
   if (n == 0) return 0;
-  const k = findKey(load<usize>(lane, L_TIME), n, laneTime(lane, n, t), slot);
-  return f32At(load<usize>(lane, L_VALUE), k < 0 ? 0 : k) > 0.5 ? 1 : 0;
+  const k = findKey(load<usize>(lane, UNITY_LANE_TIME), n, laneTime(lane, n, t), slot);
+  return f32At(load<usize>(lane, UNITY_LANE_VALUE), k < 0 ? 0 : k) > 0.5 ? 1 : 0;
 }
 
 /**
  * Samples clip `p` at `time` seconds into `out` (float4 per curve) and `outCounts` (u8 per
- * curve). Lanes beyond a curve's lane count give 0. Rotations: with UNITY_SAMPLE_RAW the lanes
+ * curve). Lanes beyond a curve's lane count give 0. Rotations: with FLAG_RAW the lanes
  * as evaluated (MRTK, spec §4.3); otherwise lanes sharing key times are hemisphere-aligned per
  * segment and the quaternion is normalised, a zero one becoming identity. `cursors` is 0 or an
- * i32 per lane (`unityClipLaneCount`), segment hints kept between calls for forward playback;
+ * i32 per lane (UNITY_LANE_COUNT; at most 4 per curve), segment hints kept between calls for forward playback;
  * any contents are safe. Twin: `referenceSampleUnity`.
  */
 export function unityClipSample(p: usize, time: f64, out: usize, outCounts: usize, flags: u32, cursors: usize): void {
-  const curveCount = load<u32>(p, CURVE_COUNT);
-  const curves = load<usize>(p, CURVES);
-  const lanes = load<usize>(p, LANES);
-  const raw = (flags & UNITY_SAMPLE_RAW) != 0;
+  const curveCount = load<u32>(p, UNITY_CURVE_COUNT);
+  const curves = load<usize>(p, UNITY_CURVES);
+  const lanes = load<usize>(p, UNITY_LANES);
+  const raw = (flags & FLAG_RAW) != 0;
   for (let i: u32 = 0; i < curveCount; i++) {
-    const c = curves + <usize>i * CURVE_SIZE;
-    const o = out + <usize>load<u32>(c, C_OUT);
-    const cf = load<u32>(c, C_FLAGS);
+    const c = curves + <usize>i * UNITY_CURVE_SIZE;
+    const o = out + <usize>load<u32>(c, UNITY_CURVE_OUT);
+    const cf = load<u32>(c, UNITY_CURVE_FLAGS);
     if (cf & UNITY_STATIC) {
-      memory.copy(o, c + C_VALUE, 16);
+      memory.copy(o, c + UNITY_CURVE_VALUE, 16);
       continue;
     }
-    const firstIndex = <usize>load<u32>(c, C_FIRST_LANE);
-    const first = lanes + firstIndex * LANE_SIZE;
-    const laneCount = load<u32>(c, C_LANE_COUNT);
-    const slot = cursors == 0 ? 0 : cursors + (firstIndex << 2);
+    const firstIndex = <usize>load<u32>(c, UNITY_CURVE_FIRST_LANE);
+    const first = lanes + firstIndex * UNITY_LANE_SIZE;
+    const laneCount = load<u32>(c, UNITY_CURVE_LANES);
+    const slot: usize = cursors == 0 ? 0 : cursors + (firstIndex << 2);
     let x: f64 = 0, y: f64 = 0, z: f64 = 0, w: f64 = 0;
     if (cf & UNITY_BOOL) {
       x = step(first, time, slot);
-      if (laneCount > 1) y = step(first + LANE_SIZE, time, slot == 0 ? 0 : slot + 4);
-      if (laneCount > 2) z = step(first + 2 * LANE_SIZE, time, slot == 0 ? 0 : slot + 8);
-      if (laneCount > 3) w = step(first + 3 * LANE_SIZE, time, slot == 0 ? 0 : slot + 12);
+      if (laneCount > 1) y = step(first + UNITY_LANE_SIZE, time, slot == 0 ? 0 : slot + 4);
+      if (laneCount > 2) z = step(first + 2 * UNITY_LANE_SIZE, time, slot == 0 ? 0 : slot + 8);
+      if (laneCount > 3) w = step(first + 3 * UNITY_LANE_SIZE, time, slot == 0 ? 0 : slot + 12);
     } else if (cf & UNITY_SHARED) {
-      const n = load<i32>(first, L_KEY_COUNT);
+      const n = load<i32>(first, UNITY_LANE_KEY_COUNT);
       if (n == 1) {
-        x = f32At(load<usize>(first, L_VALUE), 0);
-        if (laneCount > 1) y = f32At(load<usize>(first + LANE_SIZE, L_VALUE), 0);
-        if (laneCount > 2) z = f32At(load<usize>(first + 2 * LANE_SIZE, L_VALUE), 0);
-        if (laneCount > 3) w = f32At(load<usize>(first + 3 * LANE_SIZE, L_VALUE), 0);
+        x = f32At(load<usize>(first, UNITY_LANE_VALUE), 0);
+        if (laneCount > 1) y = f32At(load<usize>(first + UNITY_LANE_SIZE, UNITY_LANE_VALUE), 0);
+        if (laneCount > 2) z = f32At(load<usize>(first + 2 * UNITY_LANE_SIZE, UNITY_LANE_VALUE), 0);
+        if (laneCount > 3) w = f32At(load<usize>(first + 3 * UNITY_LANE_SIZE, UNITY_LANE_VALUE), 0);
       } else if (n > 1) {
         const tw = laneTime(first, n, time);
-        const k = findKey(load<usize>(first, L_TIME), n, tw, slot);
+        const k = findKey(load<usize>(first, UNITY_LANE_TIME), n, tw, slot);
         let sign: f64 = 1;
         if ((cf & UNITY_ROTATION) != 0 && !raw && laneCount == 4 && k >= 0 && k < n - 1) {
           let dot: f64 = 0;
           for (let j: u32 = 0; j < 4; j++) {
-            const value = load<usize>(first + <usize>j * LANE_SIZE, L_VALUE);
+            const value = load<usize>(first + <usize>j * UNITY_LANE_SIZE, UNITY_LANE_VALUE);
             dot += f32At(value, k) * f32At(value, k + 1);
           }
           if (dot < 0) sign = -1;
         }
         x = atIndex(first, n, k, tw, sign);
-        if (laneCount > 1) y = atIndex(first + LANE_SIZE, n, k, tw, sign);
-        if (laneCount > 2) z = atIndex(first + 2 * LANE_SIZE, n, k, tw, sign);
-        if (laneCount > 3) w = atIndex(first + 3 * LANE_SIZE, n, k, tw, sign);
+        if (laneCount > 1) y = atIndex(first + UNITY_LANE_SIZE, n, k, tw, sign);
+        if (laneCount > 2) z = atIndex(first + 2 * UNITY_LANE_SIZE, n, k, tw, sign);
+        if (laneCount > 3) w = atIndex(first + 3 * UNITY_LANE_SIZE, n, k, tw, sign);
       }
     } else {
       x = evaluate(first, time, slot);
-      if (laneCount > 1) y = evaluate(first + LANE_SIZE, time, slot == 0 ? 0 : slot + 4);
-      if (laneCount > 2) z = evaluate(first + 2 * LANE_SIZE, time, slot == 0 ? 0 : slot + 8);
-      if (laneCount > 3) w = evaluate(first + 3 * LANE_SIZE, time, slot == 0 ? 0 : slot + 12);
+      if (laneCount > 1) y = evaluate(first + UNITY_LANE_SIZE, time, slot == 0 ? 0 : slot + 4);
+      if (laneCount > 2) z = evaluate(first + 2 * UNITY_LANE_SIZE, time, slot == 0 ? 0 : slot + 8);
+      if (laneCount > 3) w = evaluate(first + 3 * UNITY_LANE_SIZE, time, slot == 0 ? 0 : slot + 12);
     }
     if ((cf & UNITY_ROTATION) != 0 && !raw) {
       const len = Math.sqrt(x * x + y * y + z * z + w * w);
@@ -359,5 +302,5 @@ export function unityClipSample(p: usize, time: f64, out: usize, outCounts: usiz
     store<f32>(o, <f32>z, 8);
     store<f32>(o, <f32>w, 12);
   }
-  memory.copy(outCounts, load<usize>(p, COUNTS), curveCount);
+  memory.copy(outCounts, load<usize>(p, UNITY_COUNTS), curveCount);
 }

@@ -24,5 +24,7 @@ export {
 export { openFile, type OpenedFile, type OpenFileOptions } from './formats/open-file.js';
 export { toGltfDocument, writeGlb, writeGltf, type GltfExport, type GltfExportOptions, type OutputFile } from './export/gltf.js';
 export { animJson, type AnimJson } from './export/json.js';
+export { curveTrack, type CurveTrack } from './export/curve-track.js';
+export { exportClip, UNITY_EXPORT_FPS } from './export/export-clip.js';
 export type { ExportCounts } from './export/export-counts.js';
 export * from './formats/mrtk/index.js';

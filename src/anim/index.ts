@@ -21,5 +21,7 @@ export { AnimResource, type AnimResourceInit } from './resource.js';
 export type { RotationMode, SampleOptions, MixOptions, SampleArrays } from './sample-options.js';
 export type { BlendLayer, BlendMode, BlendOptions, BlendRule } from './blend-options.js';
 export { alignRotationKeys } from './rotation-alignment.js';
+export { withClosingKey } from './closing-key.js';
 export { bindJoints, JOINT_PROPERTIES, type JointBinding } from './joint-binding.js';
+export { parentsFirstOrder } from './joint-order.js';
 export { restValue } from './rest-value.js';

@@ -1,16 +1,12 @@
 import type { AnimClip, AnimResource } from '../anim/index.js';
-import { AnimcoreError, UsageError } from '../errors.js';
+import { AnimcoreError } from '../errors.js';
 import type { KernelExports } from './kernel-exports.js';
 import { compileModule, packagedWasmUrl, resolveBuild, type WasmBuild, type WasmSource } from './load-module.js';
-import { MemoryViews } from './memory-views.js';
 import { AnimMixer } from './mixer.js';
+import { KernelRuntime } from './runtime.js';
 import { AnimSampleBuffer } from './sample-buffer.js';
-import { AnimSampler } from './sampler.js';
 import { SampleManyJob, type SampleManyOptions } from './sample-many.js';
-import { clipKind, type LoadedClip } from './clip-kind.js';
-import { writeKeyedClip } from './keyed-clip-block.js';
-import { writeUniformClip } from './uniform-clip-block.js';
-import { writeUnityClip } from './unity-clip-block.js';
+import { AnimSampler } from './sampler.js';
 
 /** Options of `AnimCore.create`. */
 export interface AnimCoreOptions {
@@ -28,6 +24,7 @@ export interface AnimCoreOptions {
  * One instance of the WebAssembly core: one `WebAssembly.Memory` holding every loaded resource's
  * keys and every sample buffer. Create with `await AnimCore.create()`; `load(resource)` copies a
  * resource's keys in once (`resource.dispose()` frees them); `sampler` and `mixer` run the kernels.
+ * A façade over its `KernelRuntime`: the sampler, mixer and jobs are built on the runtime.
  */
 export class AnimCore {
   /** Whether this instance runs the SIMD build. */
@@ -36,16 +33,12 @@ export class AnimCore {
   readonly sampler: AnimSampler;
   readonly mixer: AnimMixer;
   /** @internal */
-  readonly kernel: KernelExports;
-  /** @internal */
-  readonly views: MemoryViews;
-  private readonly clips = new WeakMap<AnimClip, LoadedClip>();
+  readonly runtime: KernelRuntime;
 
   private constructor(instance: WebAssembly.Instance) {
-    this.kernel = instance.exports as unknown as KernelExports;
-    this.memory = this.kernel.memory;
-    this.simd = this.kernel.SIMD.value === 1;
-    this.views = new MemoryViews(this.memory);
+    this.runtime = new KernelRuntime(instance.exports as unknown as KernelExports);
+    this.memory = this.runtime.kernel.memory;
+    this.simd = this.runtime.simd;
     this.sampler = new AnimSampler(this);
     this.mixer = new AnimMixer(this);
   }
@@ -70,55 +63,17 @@ export class AnimCore {
 
   /**
    * Copies the keys of every clip of `resource` into wasm memory (once; loading again is a no-op)
-   * and registers their release with `resource.dispose()`.
-   * @throws UsageError for clips whose key encoding this core cannot sample
+   * and registers their release with `resource.dispose()`. Each curve's key encoding decides its
+   * kernel; a clip may mix uniform and keyed curves.
+   * @throws UsageError for clips whose key encodings cannot be sampled together (Unity curves beside others)
    */
   load(resource: AnimResource): void {
-    const added: AnimClip[] = [];
-    try {
-      for (const clip of resource.clips) {
-        if (this.clips.has(clip)) continue;
-        this.clips.set(clip, this.write(clip));
-        added.push(clip);
-      }
-    } catch (e) {
-      this.release(added);
-      throw e;
-    }
-    if (added.length > 0) resource.onDispose(() => this.release(added));
-  }
-
-  /** Copies one clip into wasm memory in the layout of its kind's kernel. */
-  private write(clip: AnimClip): LoadedClip {
-    const kind = clipKind(clip);
-    switch (kind) {
-      case 'uniform':
-        return { kind, ptr: writeUniformClip(this.kernel, this.views, clip) };
-      case 'keyed':
-        return { kind, ptr: writeKeyedClip(this.kernel, this.views, clip) };
-      case 'unity':
-        return { kind, ptr: writeUnityClip(this.kernel, this.views, clip) };
-    }
-  }
-
-  private release(clips: AnimClip[]): void {
-    for (const clip of clips) {
-      const loaded = this.clips.get(clip);
-      if (loaded !== undefined) this.kernel.free(loaded.ptr);
-      this.clips.delete(clip);
-    }
+    this.runtime.load(resource);
   }
 
   /** Whether `clip` is loaded in this core. */
   isLoaded(clip: AnimClip): boolean {
-    return this.clips.has(clip);
-  }
-
-  /** @internal the clip's kind and block, or a UsageError when it is not loaded (or was disposed) */
-  loadedClip(clip: AnimClip): LoadedClip {
-    const loaded = this.clips.get(clip);
-    if (loaded === undefined) throw new UsageError(`clip "${clip.name}" is not loaded in this core (load its resource first)`);
-    return loaded;
+    return this.runtime.isLoaded(clip);
   }
 
   /**

@@ -1,12 +1,13 @@
 import {
   BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_HEADER_SIZE, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT,
-  BLEND_OUT, BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, BLEND_SLERP, BLEND_THRESHOLD,
+  BLEND_OUT, BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD,
   BLEND_WEIGHTED, BLEND_WEIGHTS, LAYER_ADDITIVE, LAYER_COUNTS, LAYER_MASK, LAYER_MODE, LAYER_NORMAL, LAYER_REFERENCE,
   LAYER_REFERENCE_COUNTS, LAYER_SAMPLES, LAYER_SIZE, LAYER_WEIGHT,
-} from '../../assembly/blend-layout.js';
+} from '../../assembly/layout.js';
 import type { BlendMode, BlendOptions, CurveType } from '../anim/index.js';
 import { UsageError } from '../errors.js';
-import type { AnimCore } from './anim-core.js';
+import { rotationsLast } from './clip-layout.js';
+import type { KernelRuntime, RuntimeOwner } from './runtime.js';
 import type { AnimSampleBuffer } from './sample-buffer.js';
 
 /** A per-curve mask copied into wasm memory once (weights in [0, 1]); `dispose()` frees it. */
@@ -14,21 +15,21 @@ export class BlendMask {
   readonly curveCount: number;
   /** @internal byte offset of the f32 weights */
   ptr: number;
-  private readonly core: AnimCore;
+  private readonly runtime: KernelRuntime;
 
   /** @throws UsageError for a weight outside [0, 1] */
-  constructor(core: AnimCore, weights: Float32Array) {
+  constructor(core: RuntimeOwner, weights: Float32Array) {
     const bad = weights.findIndex((w) => !(w >= 0 && w <= 1));
     if (bad >= 0) throw new UsageError(`mask weight ${weights[bad]} at curve ${bad} is outside [0, 1]`);
-    this.core = core;
+    this.runtime = core.runtime;
     this.curveCount = weights.length;
-    this.ptr = core.kernel.alloc(4 * Math.max(1, weights.length));
-    core.views.f32.set(weights, this.ptr >>> 2);
+    this.ptr = this.runtime.kernel.alloc(4 * Math.max(1, weights.length));
+    this.runtime.f32.set(weights, this.ptr >>> 2);
   }
 
   /** Frees the wasm copy. Safe to call twice. */
   dispose(): void {
-    if (this.ptr !== 0) this.core.kernel.free(this.ptr);
+    if (this.ptr !== 0) this.runtime.free(this.ptr);
     this.ptr = 0;
   }
 }
@@ -57,40 +58,35 @@ export class BlendJob {
   readonly curveCount: number;
   readonly maxLayers: number;
   private ptr: number;
-  private readonly core: AnimCore;
+  private readonly runtime: KernelRuntime;
 
   /**
    * @param curveTypes the pose layout's curve types
    * @param rest `4 × curveCount` rest values
    * @throws UsageError when `rest` is too short or `maxLayers` is not a positive integer
    */
-  constructor(core: AnimCore, curveTypes: readonly CurveType[], rest: ArrayLike<number>, maxLayers: number) {
+  constructor(core: RuntimeOwner, curveTypes: readonly CurveType[], rest: ArrayLike<number>, maxLayers: number) {
     const n = curveTypes.length;
     if (rest.length < 4 * n) throw new UsageError(`rest needs ${4 * n} floats, has ${rest.length}`);
     if (!Number.isInteger(maxLayers) || maxLayers < 1) throw new UsageError(`maxLayers must be a positive integer, got ${maxLayers}`);
-    this.core = core;
+    this.runtime = core.runtime;
     this.curveCount = n;
     this.maxLayers = maxLayers;
-    const linear: number[] = [];
-    const rotation: number[] = [];
-    curveTypes.forEach((t, i) => (t === 'rotation' ? rotation : linear).push(i));
-    const k = core.kernel;
-    const p = (this.ptr = k.alloc(BLEND_HEADER_SIZE));
-    const fields: [number, number][] = [
-      [BLEND_LINEAR, k.alloc(4 * Math.max(1, linear.length))],
-      [BLEND_ROTATION, k.alloc(4 * Math.max(1, rotation.length))],
-      [BLEND_REST, k.alloc(16 * Math.max(1, n))],
-      [BLEND_LAYERS, k.alloc(LAYER_SIZE * maxLayers)],
-      [BLEND_WEIGHTS, k.alloc(4 * Math.max(1, n))],
-    ];
-    const { u32, f32 } = core.views;
-    for (const [field, ptr] of fields) u32[(p + field) >>> 2] = ptr;
+    const { order, linearCount } = rotationsLast(curveTypes);
+    const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * linearCount, 4 * (n - linearCount), 16 * n, LAYER_SIZE * maxLayers, 4 * n]);
+    const p = (this.ptr = block.ptr);
+    const [linear, rotation, restAt, layerTable, weights] = block.arrays as [number, number, number, number, number];
+    const { u32, f32 } = this.runtime;
+    u32[(p + BLEND_LINEAR) >>> 2] = linear;
+    u32[(p + BLEND_ROTATION) >>> 2] = rotation;
+    u32[(p + BLEND_REST) >>> 2] = restAt;
+    u32[(p + BLEND_LAYERS) >>> 2] = layerTable;
+    u32[(p + BLEND_WEIGHTS) >>> 2] = weights;
     u32[(p + BLEND_CURVE_COUNT) >>> 2] = n;
-    u32[(p + BLEND_LINEAR_COUNT) >>> 2] = linear.length;
-    u32[(p + BLEND_ROTATION_COUNT) >>> 2] = rotation.length;
-    u32.set(linear, u32[(p + BLEND_LINEAR) >>> 2]! >>> 2);
-    u32.set(rotation, u32[(p + BLEND_ROTATION) >>> 2]! >>> 2);
-    f32.set(Float32Array.from({ length: 4 * n }, (_, i) => rest[i]!), u32[(p + BLEND_REST) >>> 2]! >>> 2);
+    u32[(p + BLEND_LINEAR_COUNT) >>> 2] = linearCount;
+    u32[(p + BLEND_ROTATION_COUNT) >>> 2] = n - linearCount;
+    u32.set(order, linear >>> 2);
+    f32.set(Float32Array.from({ length: 4 * n }, (_, i) => rest[i]!), restAt >>> 2);
   }
 
   /**
@@ -107,7 +103,7 @@ export class BlendJob {
     if (!(tau >= 0) || !Number.isFinite(tau)) throw new UsageError(`threshold must be a finite number ≥ 0, got ${tau}`);
     out.checkLive();
     if (out.curveCount !== n) throw new UsageError(`out has ${out.curveCount} curves, the job ${n}`);
-    const { u32, f32 } = this.core.views;
+    const { u32, f32 } = this.runtime;
     const p = this.ptr;
     const table = u32[(p + BLEND_LAYERS) >>> 2]!;
     layers.forEach((layer, j) => {
@@ -130,20 +126,17 @@ export class BlendJob {
       u32[r + LAYER_REFERENCE_COUNTS / 4] = layer.reference?.countsPtr ?? 0;
     });
     u32[(p + BLEND_LAYER_COUNT) >>> 2] = layers.length;
-    u32[(p + BLEND_FLAGS) >>> 2] = (options.rotation === 'slerp' ? BLEND_SLERP : 0) | (options.rule === 'weighted' ? BLEND_WEIGHTED : 0);
+    u32[(p + BLEND_FLAGS) >>> 2] = (options.rotation === 'slerp' ? FLAG_SLERP : 0) | (options.rule === 'weighted' ? BLEND_WEIGHTED : 0);
     f32[(p + BLEND_THRESHOLD) >>> 2] = tau;
     u32[(p + BLEND_OUT) >>> 2] = out.samplesPtr;
     u32[(p + BLEND_OUT_COUNTS) >>> 2] = out.countsPtr;
-    this.core.kernel.blend(p);
+    this.runtime.kernel.blend(p);
   }
 
   /** Frees the job's memory. Safe to call twice. */
   dispose(): void {
     if (this.ptr === 0) return;
-    const k = this.core.kernel;
-    const u32 = this.core.views.u32;
-    for (const field of [BLEND_LINEAR, BLEND_ROTATION, BLEND_REST, BLEND_LAYERS, BLEND_WEIGHTS]) k.free(u32[(this.ptr + field) >>> 2]!);
-    k.free(this.ptr);
+    this.runtime.free(this.ptr);
     this.ptr = 0;
   }
 }

@@ -1,45 +1,49 @@
-import type { JointBinding } from '../anim/index.js';
+import { type JointBinding, parentsFirstOrder } from '../anim/index.js';
 import { UsageError } from '../errors.js';
-import type { AnimCore } from './anim-core.js';
-import { LocalToModelField } from './kernel-exports.js';
+import { LTM_BINDINGS, LTM_HEADER_SIZE, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND } from '../../assembly/layout.js';
+import type { KernelRuntime, RuntimeOwner } from './runtime.js';
 import type { AnimSampleBuffer } from './sample-buffer.js';
 
 /**
  * A prepared local-to-model job (after ozz-animation's `LocalToModelJob`): the skeleton's parents,
- * rest pose and the binding of a clip's curves to joints, copied once into wasm memory. `run`
- * composes every joint's local T·R·S (from the bound samples, or the rest pose where a joint
- * property has no curve or its sample count is 0) down the hierarchy into `matrices`: model-space
- * 4×4 matrices, column-major (WebGL/glTF), 16 floats per joint in skeleton order. Parents precede
- * children (checked when the `Skeleton` is built). `dispose()` frees the memory.
+ * rest pose, evaluation order and the binding of a clip's curves to joints, copied once into wasm
+ * memory. `run` composes every joint's local T·R·S (from the bound samples, or the rest pose where
+ * a joint property has no curve or its sample count is 0) down the hierarchy into `matrices`:
+ * model-space 4×4 matrices, column-major (WebGL/glTF), 16 floats per joint in skeleton order.
+ * `dispose()` frees the memory.
  */
 export class LocalToModelJob {
   readonly binding: JointBinding;
   /** @internal the job block in wasm memory (0 once disposed); `sampleMany` runs it per instance */
   ptr: number;
-  private matricesPtr: number;
-  private readonly core: AnimCore;
+  private readonly matricesPtr: number;
+  private readonly runtime: KernelRuntime;
 
-  constructor(core: AnimCore, binding: JointBinding) {
-    this.core = core;
+  constructor(core: RuntimeOwner, binding: JointBinding) {
+    this.runtime = core.runtime;
     this.binding = binding;
     const joints = binding.skeleton.joints;
-    const k = core.kernel;
-    this.ptr = k.localToModelJobCreate(joints.length);
-    this.matricesPtr = k.alloc(64 * joints.length);
-    const { u32, f32 } = core.views;
-    const i32 = new Int32Array(u32.buffer);
+    const n = joints.length;
+    const { ptr, arrays } = this.runtime.allocBlock(LTM_HEADER_SIZE, [4 * n, 12 * n, 48 * n, 4 * n, 64 * n]);
+    const [parents, bindings, rest, order, matrices] = arrays as [number, number, number, number, number];
+    this.ptr = ptr;
+    this.matricesPtr = matrices;
+    const { u32, i32, f32 } = this.runtime;
+    u32[(ptr + LTM_JOINT_COUNT) >>> 2] = n;
+    u32[(ptr + LTM_PARENTS) >>> 2] = parents;
+    u32[(ptr + LTM_BINDINGS) >>> 2] = bindings;
+    u32[(ptr + LTM_REST) >>> 2] = rest;
+    u32[(ptr + LTM_ORDER) >>> 2] = order;
     i32.set(
       joints.map((j) => j.parent),
-      k.localToModelJobArray(this.ptr, LocalToModelField.Parents) >>> 2,
+      parents >>> 2,
     );
-    u32.set(
-      Array.from(binding.curves, (c) => (c < 0 ? 0xffffffff : 16 * c)),
-      k.localToModelJobArray(this.ptr, LocalToModelField.Bindings) >>> 2,
+    i32.set(
+      Array.from(binding.curves, (c) => (c < 0 ? LTM_UNBOUND : 16 * c)),
+      bindings >>> 2,
     );
-    const rest = k.localToModelJobArray(this.ptr, LocalToModelField.Rest) >>> 2;
-    joints.forEach((j, i) => {
-      f32.set([...j.rest.translation, 0, ...j.rest.rotation, ...j.rest.scale, 0], rest + 12 * i);
-    });
+    joints.forEach((j, i) => f32.set([...j.rest.translation, 0, ...j.rest.rotation, ...j.rest.scale, 0], (rest >>> 2) + 12 * i));
+    u32.set(parentsFirstOrder(joints), order >>> 2);
   }
 
   /**
@@ -49,7 +53,7 @@ export class LocalToModelJob {
   get matrices(): Float32Array {
     if (this.ptr === 0) throw new UsageError('this LocalToModelJob was disposed');
     const at = this.matricesPtr >>> 2;
-    return this.core.views.f32.subarray(at, at + 16 * this.binding.skeleton.size);
+    return this.runtime.f32.subarray(at, at + 16 * this.binding.skeleton.size);
   }
 
   /**
@@ -62,15 +66,14 @@ export class LocalToModelJob {
     if (samples.curveCount !== this.binding.curveCount) {
       throw new UsageError(`buffer has ${samples.curveCount} curves, the binding was made for ${this.binding.curveCount}`);
     }
-    this.core.kernel.localToModel(this.ptr, samples.samplesPtr, samples.countsPtr, this.matricesPtr);
+    this.runtime.kernel.localToModel(this.ptr, samples.samplesPtr, samples.countsPtr, this.matricesPtr);
   }
 
   /** Frees the job's wasm memory. Safe to call twice. */
   dispose(): void {
     if (this.ptr === 0) return;
-    this.core.kernel.free(this.ptr);
-    this.core.kernel.free(this.matricesPtr);
-    this.ptr = this.matricesPtr = 0;
+    this.runtime.free(this.ptr);
+    this.ptr = 0;
   }
 }
 
@@ -85,7 +88,7 @@ export class LocalToModelJob {
  * @param out at least `16 × skeleton.size` floats
  * @throws UsageError when `out` is too small or the buffer does not match the binding
  */
-export function localToModel(core: AnimCore, samples: AnimSampleBuffer, binding: JointBinding, out: Float32Array): void {
+export function localToModel(core: RuntimeOwner, samples: AnimSampleBuffer, binding: JointBinding, out: Float32Array): void {
   const n = 16 * binding.skeleton.size;
   if (out.length < n) throw new UsageError(`out needs ${n} floats, has ${out.length}`);
   const job = new LocalToModelJob(core, binding);

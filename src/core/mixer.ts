@@ -1,7 +1,7 @@
 import type { MixOptions } from '../anim/index.js';
 import { UsageError } from '../errors.js';
-import type { AnimCore } from './anim-core.js';
-import { MIX_SLERP } from './kernel-exports.js';
+import { FLAG_SLERP } from '../../assembly/layout.js';
+import type { KernelRuntime, RuntimeOwner } from './runtime.js';
 import type { AnimSampleBuffer } from './sample-buffer.js';
 
 /**
@@ -11,7 +11,11 @@ import type { AnimSampleBuffer } from './sample-buffer.js';
  * Counts add up (saturating at 255). Curve types come from `a`. `out` may be `a` or `b`.
  */
 export class AnimMixer {
-  constructor(private readonly core: AnimCore) {}
+  private readonly runtime: KernelRuntime;
+
+  constructor(core: RuntimeOwner) {
+    this.runtime = core.runtime;
+  }
 
   /**
    * @param weight b's share, usually in [0, 1] (other finite values extrapolate)
@@ -23,11 +27,10 @@ export class AnimMixer {
       throw new UsageError(`buffers differ in curve count: ${a.curveCount}, ${b.curveCount}, ${out.curveCount}`);
     }
     if (!Number.isFinite(weight)) throw new UsageError(`weight must be finite, got ${weight}`);
-    this.core.kernel.mixSamples(
-      a.linearPtr,
-      a.linearCount,
-      a.rotationPtr,
-      a.rotationCount,
+    this.runtime.kernel.mixSamples(
+      a.mixCurvesPtr,
+      a.mixLinearCount,
+      a.curveCount,
       a.samplesPtr,
       a.countsPtr,
       b.samplesPtr,
@@ -35,7 +38,7 @@ export class AnimMixer {
       weight,
       out.samplesPtr,
       out.countsPtr,
-      options.rotation === 'slerp' ? MIX_SLERP : 0,
+      options.rotation === 'slerp' ? FLAG_SLERP : 0,
     );
   }
 }

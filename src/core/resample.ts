@@ -1,7 +1,8 @@
 import { AnimClip, type AnimCurve, AnimResource, type RotationMode } from '../anim/index.js';
 import { UsageError } from '../errors.js';
-import type { AnimCore } from './anim-core.js';
-import { clipSampleFlags, SAMPLE_MANY_KIND, unitySampleFlags } from './kernel-exports.js';
+import { CURSOR_BYTES_PER_CURVE } from '../../assembly/layout.js';
+import type { RuntimeOwner } from './runtime.js';
+import { SampleManyJob } from './sample-many.js';
 
 /** Options of `resample`. */
 export interface ResampleOptions {
@@ -69,7 +70,7 @@ function sourceKeyTimes(clip: AnimClip, end: number): number[] {
  * @throws UsageError for an `fps` that is not a finite number > 0, a result of more than 16 million
  *   keys, `rotation: 'raw'` on a clip that is not Unity-curve, or clips the core cannot load
  */
-export function resample(core: AnimCore, clip: AnimClip, options: ResampleOptions): ResampleResult {
+export function resample(core: RuntimeOwner, clip: AnimClip, options: ResampleOptions): ResampleResult {
   const { fps } = options;
   if (!(fps > 0) || !Number.isFinite(fps)) throw new UsageError(`fps must be a finite number > 0, got ${fps}`);
   const cycle = clip.postInfinity === 'cycle';
@@ -79,8 +80,9 @@ export function resample(core: AnimCore, clip: AnimClip, options: ResampleOption
   }
   const keyDuration = cycle && clip.duration > 0 ? clip.duration / keyCount : 1 / fps;
   const duration = cycle ? keyCount * keyDuration : (keyCount - 1) * keyDuration;
-  const source = core.isLoaded(clip) ? null : new AnimResource({ format: 'resample-source', clips: [clip] });
-  if (source) core.load(source);
+  const runtime = core.runtime;
+  const source = runtime.isLoaded(clip) ? null : new AnimResource({ format: 'resample-source', clips: [clip] });
+  if (source) runtime.load(source);
   try {
     const pool = sampleKeys(core, clip, keyCount, keyDuration, options.rotation);
     let next = 0;
@@ -115,38 +117,21 @@ export function resample(core: AnimCore, clip: AnimClip, options: ResampleOption
  * non-static curve in curve order.
  * @throws UsageError for `rotation: 'raw'` on a clip that is not Unity-curve (as `SampleManyJob`)
  */
-function sampleKeys(core: AnimCore, clip: AnimClip, keyCount: number, keyDuration: number, rotation: RotationMode | undefined): Float32Array {
-  const loaded = core.loadedClip(clip);
-  if (rotation === 'raw' && loaded.kind !== 'unity') throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK)`);
+function sampleKeys(core: RuntimeOwner, clip: AnimClip, keyCount: number, keyDuration: number, rotation: RotationMode | undefined): Float32Array {
+  const runtime = core.runtime;
+  const { loaded, flags } = runtime.plan(clip, { rotation });
   const animated = clip.curves.flatMap((c, i) => (c.keys.encoding === 'static' ? [] : [i]));
   const n = clip.curves.length;
   // One block: the key pool, then the scratch sample buffer (samples, counts, cursors), then the list.
   const poolBytes = 16 * keyCount * animated.length;
-  const samplesAt = poolBytes;
-  const countsAt = samplesAt + 16 * n;
-  const cursorsAt = countsAt + 16 * Math.ceil(n / 16);
-  const listAt = cursorsAt + 16 * n;
-  const k = core.kernel;
-  const block = k.alloc(listAt + 4 * animated.length);
+  const { ptr, arrays } = runtime.allocBlock(0, [poolBytes, 16 * n, n, CURSOR_BYTES_PER_CURVE * n, 4 * animated.length]);
+  const [pool, samples, counts, cursors, list] = arrays as [number, number, number, number, number];
   try {
-    core.views.u32.set(animated, (block + listAt) >>> 2);
-    k.resampleKeys(
-      loaded.ptr,
-      SAMPLE_MANY_KIND[loaded.kind],
-      clipSampleFlags({ rotation }),
-      unitySampleFlags(rotation),
-      keyCount,
-      keyDuration,
-      block + samplesAt,
-      block + countsAt,
-      block + cursorsAt,
-      block + listAt,
-      animated.length,
-      block,
-    );
-    return core.views.f32.slice(block >>> 2, (block + poolBytes) >>> 2);
+    runtime.u32.set(animated, list >>> 2);
+    runtime.kernel.resampleKeys(loaded.ptr, loaded.kind, flags, keyCount, keyDuration, samples, counts, cursors, list, animated.length, pool);
+    return runtime.f32.slice(pool >>> 2, (pool + poolBytes) >>> 2);
   } finally {
-    k.free(block);
+    runtime.free(ptr);
   }
 }
 
@@ -155,7 +140,7 @@ function sampleKeys(core: AnimCore, clip: AnimClip, keyCount: number, keyDuratio
  * sign; curves with sample count 0 skipped), sampling both in blocks of `SampleManyJob` calls.
  */
 function deviation(
-  core: AnimCore,
+  core: RuntimeOwner,
   source: AnimClip,
   out: AnimClip,
   times: Float64Array,
@@ -165,10 +150,10 @@ function deviation(
   let maxDeviationAt: ResampleResult['maxDeviationAt'] = null;
   if (times.length === 0) return { maxDeviation, maxDeviationAt };
   const result = new AnimResource({ format: 'resample-result', clips: [out] });
-  core.load(result);
+  core.runtime.load(result);
   const instances = Math.min(BLOCK, times.length);
-  const sourceJob = core.createSampleMany({ clip: source, instances, rotation });
-  const outJob = core.createSampleMany({ clip: out, instances });
+  const sourceJob = new SampleManyJob(core, { clip: source, instances, rotation });
+  const outJob = new SampleManyJob(core, { clip: out, instances });
   const n = source.curves.length;
   const rotations = source.curves.map((c) => c.curveType === 'rotation');
   try {

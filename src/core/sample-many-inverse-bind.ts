@@ -1,7 +1,7 @@
 import type { CurveType, JointBinding } from '../anim/index.js';
 import { UsageError } from '../errors.js';
-import type { AnimCore } from './anim-core.js';
 import { LocalToModelJob } from './local-to-model.js';
+import type { RuntimeOwner } from './runtime.js';
 import { AnimSampleBuffer } from './sample-buffer.js';
 
 /**
@@ -41,7 +41,7 @@ export function invertMatrix4(m: ArrayLike<number>, at: number, out: Float32Arra
  * `16 × skeleton.size` floats. Skinning with them gives identity matrices in the rest pose.
  * @throws UsageError when a rest-pose matrix is singular
  */
-export function restInverseBindMatrices(core: AnimCore, binding: JointBinding): Float32Array {
+export function restInverseBindMatrices(core: RuntimeOwner, binding: JointBinding): Float32Array {
   const job = new LocalToModelJob(core, binding);
   const atRest = new AnimSampleBuffer(core, new Array<CurveType>(binding.curveCount).fill('float4')); // counts 0
   try {

@@ -1,9 +1,40 @@
 import { type AnimClip, bindJoints, type JointBinding, type RotationMode, type Skeleton } from '../anim/index.js';
 import { UsageError } from '../errors.js';
-import type { AnimCore } from './anim-core.js';
-import { clipSampleFlags, MIX_SLERP, SAMPLE_MANY_KIND, SAMPLE_MANY_OUTPUT, SampleManyField, unitySampleFlags } from './kernel-exports.js';
+import {
+  CURSOR_BYTES_PER_CURVE,
+  FLAG_SLERP,
+  OUTPUT_MODEL,
+  OUTPUT_SAMPLES,
+  OUTPUT_SKINNING,
+  SM_CLIP_A,
+  SM_CLIP_B,
+  SM_COUNTS,
+  SM_COUNTS_B,
+  SM_CURSORS,
+  SM_CURSORS_B,
+  SM_CURVE_COUNT,
+  SM_HEADER_SIZE,
+  SM_INVERSE_BIND,
+  SM_JOB,
+  SM_JOINT_COUNT,
+  SM_KIND_A,
+  SM_KIND_B,
+  SM_MATRICES,
+  SM_MIX_CURVES,
+  SM_MIX_LINEAR_COUNT,
+  SM_MODEL,
+  SM_SAMPLES,
+  SM_SAMPLES_B,
+  SM_TIMES,
+  SM_TIMES_B,
+  SM_WEIGHTS,
+} from '../../assembly/layout.js';
+import { rotationsLast } from './clip-layout.js';
 import { LocalToModelJob } from './local-to-model.js';
+import type { KernelRuntime, RuntimeOwner } from './runtime.js';
 import { restInverseBindMatrices } from './sample-many-inverse-bind.js';
+
+const OUTPUT_KINDS = { samples: OUTPUT_SAMPLES, model: OUTPUT_MODEL, skinning: OUTPUT_SKINNING } as const;
 
 /** What `SampleManyJob.run` writes besides the samples. */
 export type SampleManyOutput = 'samples' | 'model' | 'skinning';
@@ -67,31 +98,25 @@ export class SampleManyJob {
   private ptr: number;
   private readonly ltm: LocalToModelJob | null;
   private readonly flags: number;
-  private readonly unityFlags: number;
   private readonly mixFlags: number;
   private readonly timeFactor: number;
-  private readonly core: AnimCore;
+  private readonly runtime: KernelRuntime;
 
   /**
    * @throws UsageError when a clip is not loaded, the clips' layouts differ, `instances` is not a
    *   positive integer, `skeleton` is missing for matrices, `inverseBindMatrices` is too short,
    *   `timeFactor` is not finite, or `rotation: 'raw'` is asked of a clip that is not Unity-curve
    */
-  constructor(core: AnimCore, options: SampleManyOptions) {
+  constructor(core: RuntimeOwner, options: SampleManyOptions) {
     const { clip, mixWith, instances, output = 'samples' } = options;
-    this.core = core;
-    const loadedA = core.loadedClip(clip);
-    const loadedB = mixWith === undefined ? null : core.loadedClip(mixWith);
+    const runtime = core.runtime;
+    this.runtime = runtime;
+    const a = runtime.plan(clip, options);
+    const b = mixWith === undefined ? null : runtime.plan(mixWith, options);
     if (!Number.isInteger(instances) || instances < 1) throw new UsageError(`instances must be a positive integer, got ${instances}`);
     const types = clip.curves.map((c) => c.curveType);
     if (mixWith !== undefined && (mixWith.curves.length !== types.length || mixWith.curves.some((c, i) => c.curveType !== types[i]))) {
       throw new UsageError(`clips "${clip.name}" and "${mixWith.name}" differ in curve count or types; they cannot be mixed`);
-    }
-    const timeFactor = options.timeFactor ?? 1;
-    if (!Number.isFinite(timeFactor)) throw new UsageError(`timeFactor must be finite, got ${timeFactor}`);
-    const raw = options.rotation === 'raw';
-    if (raw && [loadedA, loadedB].some((l) => l !== null && l.kind !== 'unity')) {
-      throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK)`);
     }
     if (output !== 'samples' && options.skeleton === undefined) throw new UsageError(`output '${output}' needs a skeleton`);
     this.clip = clip;
@@ -101,38 +126,57 @@ export class SampleManyJob {
     this.output = output;
     this.binding = output === 'samples' ? null : bindJoints(clip.curves, options.skeleton!);
     this.jointCount = this.binding?.skeleton.size ?? 0;
-    this.flags = clipSampleFlags(options);
-    this.unityFlags = unitySampleFlags(options.rotation);
-    this.mixFlags = options.mixRotation === 'slerp' ? MIX_SLERP : 0;
-    this.timeFactor = timeFactor;
+    this.flags = a.flags;
+    this.mixFlags = options.mixRotation === 'slerp' ? FLAG_SLERP : 0;
+    this.timeFactor = a.timeFactor;
 
-    const inverseBind =
-      output !== 'skinning' ? null : (options.inverseBindMatrices ?? restInverseBindMatrices(core, this.binding!));
+    const inverseBind = output !== 'skinning' ? null : (options.inverseBindMatrices ?? restInverseBindMatrices(core, this.binding!));
     if (inverseBind !== null && inverseBind.length < 16 * this.jointCount) {
       throw new UsageError(`inverseBindMatrices needs ${16 * this.jointCount} floats, has ${inverseBind.length}`);
     }
-    const linear: number[] = [];
-    const rotation: number[] = [];
-    types.forEach((t, i) => (t === 'rotation' ? rotation : linear).push(i));
-    const k = core.kernel;
+    const mix = rotationsLast(types);
     this.ltm = this.binding === null ? null : new LocalToModelJob(core, this.binding);
-    this.ptr = k.sampleManyCreate(instances, types.length, this.jointCount, linear.length, rotation.length);
-    const u32 = core.views.u32;
-    const field = (f: number) => k.sampleManyField(this.ptr, f) >>> 2;
-    const array = (f: number) => u32[field(f)]!;
-    u32[field(SampleManyField.ClipA)] = loadedA.ptr;
-    u32[field(SampleManyField.KindA)] = SAMPLE_MANY_KIND[loadedA.kind];
-    u32[field(SampleManyField.ClipB)] = loadedB?.ptr ?? 0;
-    u32[field(SampleManyField.KindB)] = loadedB === null ? 0 : SAMPLE_MANY_KIND[loadedB.kind];
-    u32[field(SampleManyField.Job)] = this.ltm?.ptr ?? 0;
-    u32.set(linear, array(SampleManyField.Linear) >>> 2);
-    u32.set(rotation, array(SampleManyField.Rotation) >>> 2);
-    if (inverseBind !== null) core.views.f32.set(Array.from(inverseBind).slice(0, 16 * this.jointCount), array(SampleManyField.InverseBind) >>> 2);
+    const n = instances;
+    const c = types.length;
+    const j = this.jointCount;
+    const cursorBytes = CURSOR_BYTES_PER_CURVE * c;
+    // Arrays in the order of their fields.
+    const fields = [
+      [SM_SAMPLES, n * c * 16],
+      [SM_COUNTS, n * c],
+      [SM_CURSORS, n * cursorBytes],
+      [SM_SAMPLES_B, c * 16],
+      [SM_COUNTS_B, c],
+      [SM_CURSORS_B, n * cursorBytes],
+      [SM_TIMES, n * 8],
+      [SM_TIMES_B, n * 8],
+      [SM_WEIGHTS, n * 4],
+      [SM_MIX_CURVES, c * 4],
+      [SM_INVERSE_BIND, j * 64],
+      [SM_MATRICES, n * j * 64],
+      [SM_MODEL, j * 64],
+    ] as const;
+    const block = runtime.allocBlock(SM_HEADER_SIZE, fields.map(([, size]) => size));
+    this.ptr = block.ptr;
+    const u32 = runtime.u32;
+    const at = (field: number) => (this.ptr + field) >>> 2;
+    fields.forEach(([field], i) => (u32[at(field)] = block.arrays[i]!));
+    u32[at(SM_CLIP_A)] = a.loaded.ptr;
+    u32[at(SM_KIND_A)] = a.loaded.kind;
+    u32[at(SM_CLIP_B)] = b?.loaded.ptr ?? 0;
+    u32[at(SM_KIND_B)] = b?.loaded.kind ?? 0;
+    u32[at(SM_CURVE_COUNT)] = c;
+    u32[at(SM_JOINT_COUNT)] = j;
+    u32[at(SM_MIX_LINEAR_COUNT)] = mix.linearCount;
+    u32[at(SM_JOB)] = this.ltm?.ptr ?? 0;
+    u32.set(mix.order, this.arrayAt(SM_MIX_CURVES) >>> 2);
+    if (inverseBind !== null) runtime.f32.set(Array.from(inverseBind).slice(0, 16 * j), this.arrayAt(SM_INVERSE_BIND) >>> 2);
   }
 
+  /** Address of the array a batch field points to. */
   private arrayAt(field: number): number {
     if (this.ptr === 0) throw new UsageError('this SampleManyJob was disposed');
-    return this.core.views.u32[this.core.kernel.sampleManyField(this.ptr, field) >>> 2]!;
+    return this.runtime.u32[(this.ptr + field) >>> 2]!;
   }
 
   /**
@@ -147,38 +191,34 @@ export class SampleManyJob {
     const n = times.length;
     if (n > this.instances) throw new UsageError(`${n} times for a job of ${this.instances} instances`);
     checkFinite('times', times, n);
-    const f64 = this.core.views.f64;
-    f64.set(times, this.arrayAt(SampleManyField.Times) >>> 3);
+    const f64 = this.runtime.f64;
+    f64.set(times, this.arrayAt(SM_TIMES) >>> 3);
     if (this.mixWith !== null) {
       if (weights === undefined) throw new UsageError('mixing needs a weight per instance');
       const b = timesB ?? times;
       checkFinite('weights', weights, n);
       checkFinite('timesB', b, n);
-      const wAt = this.arrayAt(SampleManyField.Weights) >>> 2;
-      const bAt = this.arrayAt(SampleManyField.TimesB) >>> 3;
+      const f32 = this.runtime.f32;
+      const wAt = this.arrayAt(SM_WEIGHTS) >>> 2;
+      const bAt = this.arrayAt(SM_TIMES_B) >>> 3;
       for (let i = 0; i < n; i++) {
-        this.core.views.f32[wAt + i] = weights[i]!;
+        f32[wAt + i] = weights[i]!;
         f64[bAt + i] = b[i]!;
       }
     }
-    this.core.kernel.sampleMany(this.ptr, n, this.flags, this.unityFlags, this.mixFlags, this.timeFactor, SAMPLE_MANY_OUTPUT[this.output]);
-  }
-
-  /** @internal byte offset of `samples` in wasm memory */
-  get samplesPtr(): number {
-    return this.arrayAt(SampleManyField.Samples);
+    this.runtime.kernel.sampleMany(this.ptr, n, this.flags, this.mixFlags, this.timeFactor, OUTPUT_KINDS[this.output]);
   }
 
   /** `4 × curveCount × instances` floats: instance i's curve c at `4 (i · curveCount + c)`. */
   get samples(): Float32Array {
-    const at = this.arrayAt(SampleManyField.Samples) >>> 2;
-    return this.core.views.f32.subarray(at, at + 4 * this.curveCount * this.instances);
+    const at = this.arrayAt(SM_SAMPLES) >>> 2;
+    return this.runtime.f32.subarray(at, at + 4 * this.curveCount * this.instances);
   }
 
   /** `curveCount × instances` sample counts. */
   get counts(): Uint8Array {
-    const at = this.arrayAt(SampleManyField.Counts);
-    return this.core.views.u8.subarray(at, at + this.curveCount * this.instances);
+    const at = this.arrayAt(SM_COUNTS);
+    return this.runtime.u8.subarray(at, at + this.curveCount * this.instances);
   }
 
   /**
@@ -186,20 +226,20 @@ export class SampleManyJob {
    * (`output: 'model'`) or skinning matrices (`'skinning'`). Empty for `'samples'`.
    */
   get matrices(): Float32Array {
-    const at = this.arrayAt(SampleManyField.Matrices) >>> 2;
-    return this.core.views.f32.subarray(at, at + 16 * this.jointCount * this.instances);
+    const at = this.arrayAt(SM_MATRICES) >>> 2;
+    return this.runtime.f32.subarray(at, at + 16 * this.jointCount * this.instances);
   }
 
   /** The inverse bind matrices in use (`16 × jointCount` floats; empty unless `'skinning'`). */
   get inverseBindMatrices(): Float32Array {
-    const at = this.arrayAt(SampleManyField.InverseBind) >>> 2;
-    return this.core.views.f32.subarray(at, this.output === 'skinning' ? at + 16 * this.jointCount : at);
+    const at = this.arrayAt(SM_INVERSE_BIND) >>> 2;
+    return this.runtime.f32.subarray(at, this.output === 'skinning' ? at + 16 * this.jointCount : at);
   }
 
   /** Frees the job's wasm memory. Safe to call twice. */
   dispose(): void {
     if (this.ptr === 0) return;
-    this.core.kernel.free(this.ptr);
+    this.runtime.free(this.ptr);
     this.ltm?.dispose();
     this.ptr = 0;
   }

@@ -1,8 +1,7 @@
 import type { AnimClip, SampleOptions } from '../anim/index.js';
 import { UsageError } from '../errors.js';
-import type { AnimCore } from './anim-core.js';
-import { clipSampleFlags, unitySampleFlags } from './kernel-exports.js';
 import type { AnimSampleBuffer } from './sample-buffer.js';
+import type { KernelRuntime, RuntimeOwner } from './runtime.js';
 
 /**
  * Samples a loaded clip at one time (Nebula3 `AnimSampler`, spec nebula.md §3.3): every curve
@@ -25,41 +24,27 @@ import type { AnimSampleBuffer } from './sample-buffer.js';
  * sorted by time, as Unity keeps them).
  */
 export class AnimSampler {
-  constructor(private readonly core: AnimCore) {}
+  private readonly runtime: KernelRuntime;
+
+  constructor(core: RuntimeOwner) {
+    this.runtime = core.runtime;
+  }
 
   /**
    * @param clip a clip of a resource loaded into this core
    * @param time seconds (any finite number)
    * @param out a buffer of the clip's curve count
-   * @throws UsageError when the clip is not loaded, `out` does not fit, `time` is not finite,
-   *   or `rotation: 'raw'` is asked of a clip with uniform keys (clips of static curves only, such
-   *   as an MRTK recording without any data, sample raw as stored)
+   * @throws UsageError when the clip is not loaded, `out` does not fit, `time` or `timeFactor` is
+   *   not finite, or `rotation: 'raw'` is asked of a clip that is not Unity-curve (clips of static
+   *   curves only, such as an MRTK recording without any data, sample raw as stored)
    */
   sample(clip: AnimClip, time: number, out: AnimSampleBuffer, options: SampleOptions = {}): void {
-    const loaded = this.core.loadedClip(clip);
+    const { loaded, flags, timeFactor } = this.runtime.plan(clip, options);
     out.checkLive();
     if (out.curveCount !== clip.curves.length) {
       throw new UsageError(`buffer has ${out.curveCount} curves, clip "${clip.name}" has ${clip.curves.length}`);
     }
     if (!Number.isFinite(time)) throw new UsageError(`time must be a finite number of seconds, got ${time}`);
-    const timeFactor = options.timeFactor ?? 1;
-    if (!Number.isFinite(timeFactor)) throw new UsageError(`timeFactor must be finite, got ${timeFactor}`);
-    const raw = options.rotation === 'raw';
-    if (raw && loaded.kind !== 'unity' && clip.curves.some((c) => c.keys.encoding !== 'static')) {
-      throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK); clip "${clip.name}" is ${loaded.kind}`);
-    }
-    const flags = clipSampleFlags(options);
-    const k = this.core.kernel;
-    switch (loaded.kind) {
-      case 'uniform':
-        k.uniformClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, flags, timeFactor);
-        return;
-      case 'keyed':
-        k.keyedClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, out.cursorsPtr, flags, timeFactor);
-        return;
-      case 'unity':
-        k.unityClipSample(loaded.ptr, time, out.samplesPtr, out.countsPtr, unitySampleFlags(options.rotation), out.cursorsPtr);
-        return;
-    }
+    this.runtime.kernel.sampleClip(loaded.ptr, loaded.kind, time, out.samplesPtr, out.countsPtr, out.cursorsPtr, flags, timeFactor);
   }
 }

@@ -1,4 +1,4 @@
-import { alignRotationKeys, type AnimClip, type AnimCurve } from '../anim/index.js';
+import { alignRotationKeys, type AnimClip, type AnimCurve, withClosingKey } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 
 /** The keys of one glTF animation sampler: `times` in seconds (strictly increasing), float4 `values`. */
@@ -13,8 +13,8 @@ export interface CurveTrack {
  * A curve's own keys as a glTF track (glTF 2.0 §3.11 "Animations"), so that a glTF LINEAR or STEP
  * sampler reproduces the curve over [0, clip.duration]:
  * - `static` → one key at 0; `uniform` → key k at k·keyDuration, and for a cycling clip
- *   (post-infinity `cycle`) key 0 once more at keyCount·keyDuration, since the last interval
- *   runs back to key 0 (spec nebula.md §3.3); `keyed` → its own times, equal neighbouring times
+ *   (post-infinity `cycle`) the closing key (key 0 once more, `withClosingKey`) at
+ *   keyCount·keyDuration, since the last interval runs back to key 0 (spec nebula.md §3.3); `keyed` → its own times, equal neighbouring times
  *   (a step) moved up to the next float32 so the times strictly increase, as glTF requires;
  * - rotations normalised and sign-continuous (each key in its predecessor's hemisphere,
  *   `alignRotationKeys`), the glTF rule for LINEAR quaternion samplers;
@@ -33,7 +33,7 @@ export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
     case 'uniform': {
       const n = clip.keyCount + (clip.postInfinity === 'cycle' ? 1 : 0);
       times = Float32Array.from({ length: n }, (_, k) => k * clip.keyDuration);
-      values = curve.curveType === 'rotation' ? alignRotationKeys(keys.values, clip.keyCount).subarray(0, 4 * n) : wrapped(keys.values, n);
+      values = withClosingKey(keys.values, clip.keyCount, curve.curveType === 'rotation').subarray(0, 4 * n);
       break;
     }
     case 'keyed':
@@ -43,15 +43,6 @@ export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
   }
   if (curve.curveType === 'rotation') values = normalised(values.slice());
   return allEqual(values) ? { times: new Float32Array(1), values: values.slice(0, 4) } : { times, values };
-}
-
-/** Uniform keys with key 0 repeated at the end when `n` exceeds the stored key count by one. */
-function wrapped(values: Float32Array, n: number): Float32Array {
-  if (4 * n === values.length) return values;
-  const out = new Float32Array(4 * n);
-  out.set(values);
-  out.set(values.subarray(0, 4), values.length);
-  return out;
 }
 
 /** `times` with every time not above its predecessor moved to the next float32 after it. */

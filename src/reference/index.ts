@@ -1,5 +1,7 @@
 // Plain-TypeScript twins of the WebAssembly kernels: the oracle for differential tests and the
-// baseline in benchmarks. Same semantics as assembly/, float64 arithmetic.
+// baseline in benchmarks, and nothing else — no production module imports src/reference/ (the
+// public API re-exports the twins for users who want an oracle). Same semantics as assembly/,
+// float64 arithmetic.
 export { referenceSample } from './sample-clip.js';
 export { referenceMix } from './mix.js';
 export { uniformKeyPair, type UniformKeyPair } from './uniform-key.js';

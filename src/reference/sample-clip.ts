@@ -1,4 +1,4 @@
-import { alignRotationKeys, type AnimClip, type AnimCurve, restValue, type SampleArrays, type SampleOptions } from '../anim/index.js';
+import { alignRotationKeys, type AnimClip, type AnimCurve, restValue, type SampleArrays, type SampleOptions, withClosingKey } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { keyedKeyPair } from './keyed-key.js';
 import { referenceSampleUnity } from './sample-unity.js';
@@ -6,14 +6,21 @@ import { type F4, lerp4, nlerp, slerp } from './quat.js';
 import { uniformKeyPair } from './uniform-key.js';
 import { wrapCycle } from './wrap-cycle.js';
 
-const aligned = new WeakMap<AnimCurve, Float32Array>();
+const prepared = new WeakMap<AnimCurve, Float32Array>();
 
-/** A rotation curve's keys sign-aligned as the core aligns them at load time, plus the cycling key. */
-function alignedKeys(curve: AnimCurve, values: Float32Array, keyCount: number): Float32Array {
-  let keys = aligned.get(curve);
+/**
+ * A curve's keys as the core stores them at load time: uniform keys with the closing key of a
+ * cycling clip (`withClosingKey`), keyed rotations sign-aligned.
+ */
+function storedKeys(curve: AnimCurve, clip: AnimClip): Float32Array {
+  let keys = prepared.get(curve);
   if (!keys) {
-    keys = alignRotationKeys(values, keyCount);
-    aligned.set(curve, keys);
+    const k = curve.keys;
+    const rotation = curve.curveType === 'rotation';
+    if (k.encoding === 'uniform') keys = withClosingKey(k.values, clip.keyCount, rotation);
+    else if (k.encoding === 'keyed') keys = rotation ? alignRotationKeys(k.values, k.times.length) : k.values;
+    else throw new UsageError(`${k.encoding} keys have no stored float4 keys`);
+    prepared.set(curve, keys);
   }
   return keys;
 }
@@ -49,11 +56,9 @@ export function referenceSample(clip: AnimClip, time: number, out: SampleArrays,
       v = [src[0]!, src[1]!, src[2]!, src[3]!];
     } else {
       const rotation = curve.curveType === 'rotation';
-      const n = keys.encoding === 'uniform' ? clip.keyCount : keys.times.length;
-      const src = rotation ? alignedKeys(curve, keys.values, n) : keys.values;
-      let { k0, k1, w } = keys.encoding === 'uniform' ? uniformPair : keyedKeyPair(keys, keyedTime);
-      // k1 == n is key 0 after the last key: the aligned copy for rotations, else key 0 itself.
-      if (k1 === n && !rotation) k1 = 0;
+      const src = storedKeys(curve, clip);
+      // For uniform keys k1 == keyCount is the closing key (key 0 after the last key).
+      const { k0, k1, w } = keys.encoding === 'uniform' ? uniformPair : keyedKeyPair(keys, keyedTime);
       // Keyed kernels copy the key outside the key range; the uniform kernel blends k0 with itself.
       if (step || (k0 === k1 && keys.encoding === 'keyed')) v = [src[4 * k0]!, src[4 * k0 + 1]!, src[4 * k0 + 2]!, src[4 * k0 + 3]!];
       else if (!rotation) v = lerp4(src, 4 * k0, src, 4 * k1, w);

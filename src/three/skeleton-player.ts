@@ -1,5 +1,6 @@
 import { Bone, type Skeleton as ThreeSkeleton } from 'three';
 import type { AnimClip, AnimCore, RotationMode, SampleManyJob, Skeleton } from 'animcore';
+import { boneName } from './bone-name.js';
 
 /** Options of `new SkeletonPlayer(core, options)`. */
 export interface SkeletonPlayerOptions {
@@ -9,7 +10,7 @@ export interface SkeletonPlayerOptions {
   mixWith?: AnimClip;
   /** The joint hierarchy the clip drives. */
   skeleton: Skeleton;
-  /** The three.js skeleton to drive; bones are matched to joints by name (e.g. `toThreeSkeleton`). */
+  /** The three.js skeleton to drive; bones are matched to joints by `boneName` (e.g. `toThreeSkeleton`). */
   target: ThreeSkeleton;
   /** Default `slerp`, which is what three.js's mixer does; `nlerp` is faster. */
   rotation?: RotationMode;
@@ -44,7 +45,7 @@ export class SkeletonPlayer {
       mixRotation: options.rotation === 'nlerp' ? 'nlerp' : 'slerp',
     });
     const byName = new Map(options.target.bones.map((b) => [b.name, b]));
-    this.bones = options.skeleton.joints.map((j) => byName.get(j.name));
+    this.bones = options.skeleton.joints.map((j) => byName.get(boneName(j.name)));
     for (const bone of this.bones) {
       if (bone === undefined) continue;
       bone.matrixAutoUpdate = false;

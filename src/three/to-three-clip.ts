@@ -1,84 +1,45 @@
 import { AnimationClip, type KeyframeTrack, QuaternionKeyframeTrack, VectorKeyframeTrack } from 'three';
-import { alignRotationKeys, type AnimClip, type AnimCurve, bindJoints, referenceSample, type Skeleton } from 'animcore';
+import { type AnimClip, type AnimCore, bindJoints, curveTrack, exportClip, JOINT_PROPERTIES, type Skeleton, UNITY_EXPORT_FPS, UsageError } from 'animcore';
+import { boneName } from './bone-name.js';
 
 /** three.js property names of the joint properties. */
 const PROPERTY = { translation: 'position', rotation: 'quaternion', scale: 'scale' } as const;
 
-/** Rate at which Unity-curve clips (MRTK) are baked into linear keys, in keys per second. */
-export const UNITY_BAKE_RATE = 60;
+/** Rate at which Unity-curve clips (MRTK) are baked into linear keys, in keys per second (the exporter's). */
+export const UNITY_BAKE_RATE = UNITY_EXPORT_FPS;
 
 /**
  * The clip as a `THREE.AnimationClip` for three.js's own `AnimationMixer`: one track per curve
  * that drives a joint of `skeleton` (`bindJoints`; first curve per joint property), named
- * `<joint>.position|quaternion|scale` so it binds to bones named after the joints (see
- * `toThreeSkeleton`). Inactive curves give no track (the bone keeps its rest value, as the core's
+ * `<bone>.position|quaternion|scale` (`boneName`, as `toThreeSkeleton` names the bones) so it
+ * binds to them. Inactive curves give no track (the bone keeps its rest value, as the core's
  * local-to-model does). Duration is the clip's.
  *
- * Keys: uniform curves at `k × keyDuration` plus a closing key at the duration (key 0 again for
- * Cycle post-infinity, the last key held for Constant — the core's rule, spec nebula.md §3.3);
- * keyed curves at their own times; static curves one key; Unity-curve clips are baked at
- * `UNITY_BAKE_RATE` with the reference sampler. Rotation keys are sign-aligned as the core aligns
- * them. three.js slerps rotations and lerps the rest: play with `rotation: 'slerp'` to match.
- * Pre-infinity is not represented (three.js clamps or loops the whole clip).
+ * Keys are the glTF exporter's tracks (`curveTrack`): uniform curves at `k × keyDuration` (plus the
+ * closing key 0 of a cycling clip), keyed curves at their own times, static curves one key,
+ * rotations sign-aligned and normalised. Unity-curve clips (MRTK) are first baked at
+ * `UNITY_BAKE_RATE` keys per second by `core`'s resampler (`exportClip`). three.js slerps
+ * rotations and lerps the rest: play with `rotation: 'slerp'` to match. Pre-infinity is not
+ * represented (three.js clamps or loops the whole clip).
+ * @throws UsageError for a Unity-curve clip without `core`
  */
-export function toThreeAnimationClip(clip: AnimClip, skeleton: Skeleton): AnimationClip {
-  const binding = bindJoints(clip.curves, skeleton);
+export function toThreeAnimationClip(clip: AnimClip, skeleton: Skeleton, core?: AnimCore): AnimationClip {
   const unity = clip.curves.some((c) => c.keys.encoding === 'unity');
-  const baked = unity ? bake(clip) : null;
+  if (unity && core === undefined) throw new UsageError(`clip "${clip.name}" has Unity curves: pass the core that bakes them`);
+  const keyed = unity ? exportClip(core!, clip) : clip;
+  const binding = bindJoints(keyed.curves, skeleton);
   const tracks: KeyframeTrack[] = [];
   skeleton.joints.forEach((joint, j) => {
-    (['translation', 'rotation', 'scale'] as const).forEach((property, p) => {
+    JOINT_PROPERTIES.forEach((property, p) => {
       const index = binding.curves[3 * j + p]!;
-      const curve = index < 0 ? undefined : clip.curves[index];
+      const curve = index < 0 ? undefined : keyed.curves[index];
       if (curve === undefined || !curve.active) return;
-      const [times, values] = baked === null ? curveKeys(clip, curve) : [baked.times, baked.values(index)];
-      const name = `${joint.name}.${PROPERTY[property]}`;
+      const { times, values } = curveTrack(keyed, curve);
+      const name = `${boneName(joint.name)}.${PROPERTY[property]}`;
       tracks.push(property === 'rotation' ? new QuaternionKeyframeTrack(name, times, values) : new VectorKeyframeTrack(name, times, xyz(values)));
     });
   });
   return new AnimationClip(clip.name, clip.duration, tracks);
-}
-
-/** Key times (seconds) and float4 values of one curve, as the core samples it. */
-function curveKeys(clip: AnimClip, curve: AnimCurve): [Float32Array, Float32Array] {
-  const keys = curve.keys;
-  const rotation = curve.curveType === 'rotation';
-  switch (keys.encoding) {
-    case 'static':
-    case 'unity':
-      return [Float32Array.of(0), keys.encoding === 'static' ? keys.value.slice(0, 4) : new Float32Array(4)];
-    case 'keyed':
-      return [keys.times.slice(), rotation ? alignRotationKeys(keys.values, keys.times.length).subarray(0, keys.values.length) : keys.values.slice()];
-    case 'uniform': {
-      const n = clip.keyCount;
-      const times = Float32Array.from({ length: n + 1 }, (_, k) => k * clip.keyDuration);
-      // alignRotationKeys appends key 0 aligned to the last key: the cycling closing key.
-      const values = rotation ? alignRotationKeys(keys.values, n) : new Float32Array(4 * (n + 1));
-      if (!rotation) {
-        values.set(keys.values);
-        values.set(keys.values.subarray(0, 4), 4 * n);
-      }
-      if (clip.postInfinity !== 'cycle') values.copyWithin(4 * n, 4 * (n - 1), 4 * n);
-      return [times, values];
-    }
-  }
-}
-
-/** A Unity-curve clip sampled at `UNITY_BAKE_RATE` (the core's corrected rotations). */
-function bake(clip: AnimClip): { times: Float32Array; values(curve: number): Float32Array } {
-  const count = Math.max(1, Math.ceil(clip.duration * UNITY_BAKE_RATE) + 1);
-  const times = Float32Array.from({ length: count }, (_, k) => Math.min(clip.duration, k / UNITY_BAKE_RATE));
-  const c = clip.curves.length;
-  const all = new Float32Array(4 * c * count);
-  const out = { samples: new Float32Array(4 * c), counts: new Uint8Array(c) };
-  times.forEach((t, k) => {
-    referenceSample(clip, t, out);
-    all.set(out.samples, 4 * c * k);
-  });
-  return {
-    times,
-    values: (curve) => Float32Array.from({ length: 4 * count }, (_, i) => all[4 * c * (i >> 2) + 4 * curve + (i & 3)]!),
-  };
 }
 
 /** x y z of every float4. */

@@ -5,7 +5,7 @@ import type { AnimCore } from '../../src/core/index.js';
 import { referenceMix, referenceSample } from '../../src/reference/index.js';
 import { expectCloseRelative, sampleArrays } from '../helpers/compare.js';
 import { BUILDS, createCore } from '../helpers/core.js';
-import { arbitraryKeyedClip, arbitraryUniformClip } from '../helpers/random-clip.js';
+import { arbitraryKeyedClip, arbitraryMixedClip, arbitraryUniformClip } from '../helpers/random-clip.js';
 
 const time = fc.double({ min: -20, max: 20, noNaN: true });
 
@@ -22,6 +22,7 @@ describe.each(BUILDS)('%s build equals src/reference', (build) => {
   it.each([
     ['uniform', arbitraryUniformClip],
     ['keyed', arbitraryKeyedClip],
+    ['mixed uniform and keyed', arbitraryMixedClip],
   ] as const)('samples random %s clips like the reference (nlerp, slerp, step, time factor)', (_, arbitraryClip) => {
     fc.assert(
       fc.property(

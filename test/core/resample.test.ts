@@ -6,7 +6,7 @@ import { UsageError } from '../../src/errors.js';
 import { mrtkToResource, readMrtk } from '../../src/formats/mrtk/index.js';
 import { createCore } from '../helpers/core.js';
 import { haveFixtures, readFixture } from '../helpers/fixtures.js';
-import { arbitraryKeyedClip, arbitraryUniformClip } from '../helpers/random-clip.js';
+import { arbitraryKeyedClip, arbitraryMixedClip, arbitraryUniformClip } from '../helpers/random-clip.js';
 import { arbitraryUnityClip } from '../helpers/random-unity.js';
 
 /**
@@ -45,9 +45,12 @@ describe('resample', () => {
     scalar = await createCore('scalar');
   });
 
-  it('resamples random keyed (AAF, Meteor) clips in both builds: equal to the sampler at key times', () => {
+  it.each([
+    ['keyed (AAF, Meteor)', arbitraryKeyedClip],
+    ['mixed uniform and keyed', arbitraryMixedClip],
+  ] as const)('resamples random %s clips in both builds: equal to the sampler at key times', (_, arbitraryClip) => {
     fc.assert(
-      fc.property(arbitraryKeyedClip, fc.constantFrom(10, 30, 60), fc.constantFrom('nlerp', 'slerp') as fc.Arbitrary<'nlerp' | 'slerp'>, (clip, fps, rotation) => {
+      fc.property(arbitraryClip, fc.constantFrom(10, 30, 60), fc.constantFrom('nlerp', 'slerp') as fc.Arbitrary<'nlerp' | 'slerp'>, (clip, fps, rotation) => {
         for (const c of [core, scalar]) {
           const { clip: out } = resample(c, clip, { fps, rotation, measureDeviation: false });
           expect(out.curves.every((x) => x.keys.encoding === 'uniform' || x.keys.encoding === 'static')).toBe(true);

@@ -5,7 +5,7 @@ import { type AnimCore, SampleManyJob } from '../../src/core/index.js';
 import { UsageError } from '../../src/errors.js';
 import { referenceSampleMany } from '../../src/reference/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
-import { arbitraryKeyedClip, arbitraryUniformClip } from '../helpers/random-clip.js';
+import { arbitraryKeyedClip, arbitraryMixedClip, arbitraryUniformClip } from '../helpers/random-clip.js';
 import { arbitraryUnityClip } from '../helpers/random-unity.js';
 
 const maxAbs = (a: ArrayLike<number>) => Math.max(0, ...Array.from(a, Math.abs));
@@ -53,6 +53,7 @@ describe.each(BUILDS)('SampleManyJob, %s build, equals referenceSampleMany', (bu
   it.each([
     ['uniform', arbitraryUniformClip],
     ['keyed', arbitraryKeyedClip],
+    ['mixed uniform and keyed', arbitraryMixedClip],
     ['unity', arbitraryUnityClip],
   ] as const)('samples random %s clips for many instances, mixed or not, with skinning matrices', (_, arbitraryClip) => {
     fc.assert(

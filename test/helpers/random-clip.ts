@@ -103,3 +103,24 @@ export const arbitraryKeyedClip = fc
         return new AnimClip({ name: 'random-keyed', curves, preInfinity: spec.pre, postInfinity: spec.post });
       }),
   );
+
+/**
+ * Random clips mixing uniform and keyed curves (one block per encoding under a mixed header in the
+ * core): the curves of a random uniform clip and a random keyed clip, interleaved, on the uniform
+ * clip's key grid and infinity.
+ */
+export const arbitraryMixedClip = fc.tuple(arbitraryUniformClip, arbitraryKeyedClip, fc.boolean()).map(([u, k, keyedFirst]) => {
+  const curves: AnimCurve[] = [];
+  for (let i = 0; i < Math.max(u.curves.length, k.curves.length); i++) {
+    const pair = keyedFirst ? [k.curves[i], u.curves[i]] : [u.curves[i], k.curves[i]];
+    for (const c of pair) if (c !== undefined) curves.push({ ...c, target: { joint: `j${curves.length}`, property: c.curveType } });
+  }
+  return new AnimClip({
+    name: 'random-mixed',
+    curves,
+    keyCount: u.keyCount,
+    keyDuration: u.keyDuration,
+    preInfinity: u.preInfinity,
+    postInfinity: u.postInfinity,
+  });
+});

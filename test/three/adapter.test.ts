@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimClip, type AnimCurve, AnimResource, Skeleton } from '../../src/anim/index.js';
 import { openAafScene } from '../../src/formats/aaf/open.js';
 import type { AnimCore } from '../../src/core/index.js';
-import { InstancedBoneTexture, SkeletonPlayer, toThreeAnimationClip, toThreeSkeleton } from '../../src/three/index.js';
+import { UsageError } from '../../src/errors.js';
+import { InstancedBoneTexture, SkeletonPlayer, toThreeAnimationClip, toThreeSkeleton, UNITY_BAKE_RATE } from '../../src/three/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
 
 const examples = join(import.meta.dirname, '..', '..', 'examples');
@@ -116,5 +117,40 @@ describe.each(BUILDS)('three.js adapter, %s build', (build) => {
     expect(clip.tracks.map((t) => t.name)).toContain('bone0.quaternion');
     expect(clip.tracks.map((t) => t.name)).not.toContain('bone3.scale'); // inactive curve
     expect(clip.validate()).toBe(true);
+  });
+
+  it("bakes Unity-curve clips (MRTK) with the core's resampler: three.js equals the core at the baked key times", () => {
+    const resource = openFile(join(examples, 'mrtk', 'hand-wave.bin')).resource;
+    const clip = resource.clips[0]!;
+    const names = [...new Set(clip.curves.map((c) => c.target.joint).filter((j): j is string => j !== null))];
+    const skeleton = new Skeleton(names.map((name) => ({ name, parent: -1, rest: { translation: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] } })));
+    expect(() => toThreeAnimationClip(clip, skeleton)).toThrow(UsageError);
+    core.load(resource);
+    const bones = toThreeSkeleton(skeleton);
+    const root = new THREE.Group();
+    for (const b of bones.bones) root.add(b);
+    const mixer = new THREE.AnimationMixer(root);
+    // Played once and clamped, so that the last key time is the end, not the start of a loop.
+    const action = mixer.clipAction(toThreeAnimationClip(clip, skeleton, core)).setLoop(THREE.LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+    const buffer = core.createSampleBuffer(clip);
+    const tracked = clip.curves.flatMap((c, i) => (c.active && c.target.joint !== null && ['translation', 'rotation'].includes(c.target.property) ? [i] : []));
+    expect(tracked.length).toBeGreaterThan(0);
+    for (const k of [0, 1, 7, Math.floor(clip.duration * UNITY_BAKE_RATE)]) {
+      const time = k / UNITY_BAKE_RATE;
+      mixer.setTime(time);
+      core.sampler.sample(clip, time, buffer);
+      for (const i of tracked) {
+        const c = clip.curves[i]!;
+        const bone = bones.bones[names.indexOf(c.target.joint!)]!;
+        const got = c.target.property === 'rotation' ? bone.quaternion.toArray() : [...bone.position.toArray(), 0];
+        const want = buffer.sampleOf(i);
+        const sign = c.target.property === 'rotation' && got[3]! * want[3] + got[0]! * want[0] + got[1]! * want[1] + got[2]! * want[2] < 0 ? -1 : 1;
+        for (let d = 0; d < (c.target.property === 'rotation' ? 4 : 3); d++) expect(sign * got[d]!).toBeCloseTo(want[d]!, 4);
+      }
+    }
+    buffer.dispose();
+    resource.dispose();
   });
 });

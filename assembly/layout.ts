@@ -1,0 +1,170 @@
+// The wasm memory layout: byte offsets of block fields, flag bits and kinds, written once. Both the
+// AssemblyScript kernels and the TypeScript host import this file (plain `export const` lines are
+// valid in both languages). The host lays blocks out and fills them; kernels only read them, and
+// write samples and matrices. Pointer fields hold byte addresses in the one linear memory (u32).
+
+// Kernel kinds: which sampler reads a clip block (`sampleClip`).
+export const KIND_UNIFORM = 0;
+export const KIND_KEYED = 1;
+export const KIND_UNITY = 2;
+/** A clip whose curves use several clip-header encodings: a header plus one block per encoding. */
+export const KIND_MIXED = 3;
+
+// Sampling and mixing flags.
+/** Key k0 as stored (Nebula3 `SampleType::Step`); clip-header kinds only. */
+export const FLAG_STEP = 1;
+/** Rotations slerped (sampling and mixing); nlerp otherwise. */
+export const FLAG_SLERP = 2;
+/** Unity-curve rotations as MRTK gives them: no sign alignment, not normalised. */
+export const FLAG_RAW = 4;
+
+// Infinity types as stored.
+export const INFINITY_CONSTANT = 0;
+export const INFINITY_CYCLE = 1;
+
+// The clip header, shared by the uniform, keyed and mixed kinds (and each part of a mixed clip).
+// Slots are the curves the kind's kernel samples: non-rotation slots first, then rotations.
+// Constant curves (static or inactive) get their stored value; counts are copied per curve.
+export const CLIP_CURVE_COUNT = 0; // u32 curves of the clip (the sample buffer's length)
+export const CLIP_CONSTANT_COUNT = 4; // u32
+export const CLIP_VELOCITY_COUNT = 8; // u32
+export const CLIP_PRE = 12; // u32 INFINITY_*
+export const CLIP_POST = 16; // u32 INFINITY_*
+export const CLIP_SLOT_COUNT = 20; // u32
+export const CLIP_LINEAR_COUNT = 24; // u32 slots that are not rotations
+export const CLIP_DURATION = 32; // f64 seconds
+export const CLIP_SLOT_OUT = 40; // ptr: u32 output byte offset per slot
+export const CLIP_CONSTANT_OUT = 44; // ptr: u32 output byte offset per constant curve
+export const CLIP_CONSTANT_VALUES = 48; // ptr: float4 per constant curve
+export const CLIP_COUNTS = 52; // ptr: u8 sample count per curve
+export const CLIP_VELOCITY_OUT = 56; // ptr: u32 output byte offset per Velocity curve
+export const CLIP_KEYS = 60; // ptr: the kind's key data
+export const CLIP_KEY_COUNT = 64; // u32 uniform: keys per slot; mixed: parts
+export const CLIP_KEY_DURATION = 72; // f64 uniform: seconds between keys
+export const CLIP_HEADER_SIZE = 80;
+
+// Keyed key data: one record per slot.
+export const KEYED_KEY_COUNT = 0; // u32
+export const KEYED_TIMES = 4; // ptr: f32 seconds per key, non-decreasing
+export const KEYED_VALUES = 8; // ptr: float4 per key
+export const KEYED_RECORD_SIZE = 16;
+
+// Mixed key data: one record per part (a clip-header block of one kind with its own slots).
+export const MIXED_KIND = 0; // u32 KIND_*
+export const MIXED_BLOCK = 4; // ptr
+export const MIXED_RECORD_SIZE = 8;
+
+// A sample buffer: float4 samples and u8 counts per curve, and 16 bytes of cursors per curve (the
+// keyed sampler uses a curve's first u32, the Unity sampler one i32 per lane).
+export const CURSOR_BYTES_PER_CURVE = 16;
+
+// A Unity-curve clip block (assembly/unity-curve.ts): a header, one record per output curve, one
+// per lane (one scalar Unity AnimationCurve), a u8 count per curve and an arena of key data.
+export const UNITY_CURVE_COUNT = 0; // u32
+export const UNITY_LANE_COUNT = 4; // u32
+export const UNITY_CURVES = 8; // ptr: curve records
+export const UNITY_LANES = 12; // ptr: lane records
+export const UNITY_COUNTS = 16; // ptr: u8 per curve
+export const UNITY_HEADER_SIZE = 32;
+// Curve record.
+export const UNITY_CURVE_OUT = 0; // u32 output byte offset
+export const UNITY_CURVE_FLAGS = 4; // u32 UNITY_*
+export const UNITY_CURVE_FIRST_LANE = 8; // u32
+export const UNITY_CURVE_LANES = 12; // u32 lanes of the curve (1–4)
+export const UNITY_CURVE_VALUE = 16; // float4: the sample of a UNITY_STATIC curve
+export const UNITY_CURVE_SIZE = 32;
+// Curve record flags.
+/** The record's value is the sample (static or inactive curves). */
+export const UNITY_STATIC = 1;
+/** Bool curve: each lane an exact step tested > 0.5. */
+export const UNITY_BOOL = 2;
+/** Rotation curve: normalised (zero → identity) unless sampled raw. */
+export const UNITY_ROTATION = 4;
+/** All lanes share key times and wrap modes: one segment look-up, rotations aligned per segment. */
+export const UNITY_SHARED = 8;
+// Lane record.
+export const UNITY_LANE_KEY_COUNT = 0; // u32
+export const UNITY_LANE_PRE = 4; // i32 Unity WrapMode
+export const UNITY_LANE_POST = 8; // i32
+export const UNITY_LANE_LINEAR = 12; // u32 1: every segment a straight line (only times and values)
+export const UNITY_LANE_TIME = 16; // ptr: f32 per key
+export const UNITY_LANE_VALUE = 20; // ptr: f32 per key
+export const UNITY_LANE_IN_TANGENT = 24; // ptr: f32 per key
+export const UNITY_LANE_OUT_TANGENT = 28;
+export const UNITY_LANE_IN_WEIGHT = 32;
+export const UNITY_LANE_OUT_WEIGHT = 36;
+export const UNITY_LANE_MODE = 40; // ptr: i32 weightedMode per key
+export const UNITY_LANE_SIZE = 48;
+
+// A local-to-model job (assembly/local-to-model.ts).
+export const LTM_JOINT_COUNT = 0; // u32
+export const LTM_PARENTS = 4; // ptr: i32 per joint, -1 for roots
+export const LTM_BINDINGS = 8; // ptr: u32 × 3 per joint: byte offset of the T, R, S sample, or LTM_UNBOUND
+export const LTM_REST = 12; // ptr: float4 × 3 per joint: T xyz 0, R xyzw, S xyz 0
+export const LTM_ORDER = 16; // ptr: u32 joint indices, every parent before its children
+export const LTM_HEADER_SIZE = 32;
+/** A binding with no curve (stored as u32 0xffffffff). */
+export const LTM_UNBOUND = -1;
+
+// A sample-many batch (assembly/sample-many.ts). Per instance i: samples at SAMPLES + i·C·16,
+// counts at COUNTS + i·C, cursors at CURSORS + i·C·16 (CURSORS_B for clip B), times f64 at
+// TIMES + 8i and TIMES_B + 8i, weights f32 at WEIGHTS + 4i (B's share), matrices at MATRICES + i·J·64.
+export const SM_CLIP_A = 0; // ptr
+export const SM_KIND_A = 4; // u32 KIND_*
+export const SM_CLIP_B = 8; // ptr, 0 without a mix
+export const SM_KIND_B = 12; // u32
+export const SM_CURVE_COUNT = 16; // u32 C
+export const SM_JOINT_COUNT = 20; // u32 J
+export const SM_SAMPLES = 24; // ptr
+export const SM_COUNTS = 28; // ptr
+export const SM_CURSORS = 32; // ptr
+export const SM_SAMPLES_B = 36; // ptr: one instance's scratch for clip B
+export const SM_COUNTS_B = 40; // ptr
+export const SM_CURSORS_B = 44; // ptr
+export const SM_TIMES = 48; // ptr
+export const SM_TIMES_B = 52; // ptr
+export const SM_WEIGHTS = 56; // ptr
+export const SM_MIX_CURVES = 60; // ptr: u32 curve indices for the mixer, non-rotations first
+export const SM_MIX_LINEAR_COUNT = 64; // u32
+export const SM_JOB = 68; // ptr: local-to-model job, 0 for samples only
+export const SM_INVERSE_BIND = 72; // ptr: 16 f32 per joint
+export const SM_MATRICES = 76; // ptr
+export const SM_MODEL = 80; // ptr: one instance's model-space scratch for skinning
+export const SM_HEADER_SIZE = 96;
+
+// `sampleMany` outputs.
+export const OUTPUT_SAMPLES = 0;
+export const OUTPUT_MODEL = 1;
+/** Model-space matrices times inverse bind matrices. */
+export const OUTPUT_SKINNING = 2;
+
+/** Blend flag (beside FLAG_SLERP): rule `weighted` (ozz / three.js); `priority` (Nebula3) otherwise. */
+export const BLEND_WEIGHTED = 8;
+
+// The blend job block (assembly/blend.ts): header.
+export const BLEND_CURVE_COUNT = 0; // u32 N
+export const BLEND_LAYER_COUNT = 4; // u32 layers in BLEND_LAYERS
+export const BLEND_FLAGS = 8; // u32 FLAG_SLERP | BLEND_WEIGHTED
+export const BLEND_THRESHOLD = 12; // f32 τ (weighted)
+export const BLEND_LINEAR = 16; // ptr: u32 curve indices that are not rotations
+export const BLEND_LINEAR_COUNT = 20; // u32
+export const BLEND_ROTATION = 24; // ptr: u32 rotation curve indices
+export const BLEND_ROTATION_COUNT = 28; // u32
+export const BLEND_REST = 32; // ptr: float4 rest value per curve
+export const BLEND_LAYERS = 36; // ptr: layer records
+export const BLEND_OUT = 40; // ptr: float4 per curve (also the accumulator)
+export const BLEND_OUT_COUNTS = 44; // ptr: u8 per curve
+export const BLEND_WEIGHTS = 48; // ptr: f32 scratch per curve (weighted: accumulated weight)
+export const BLEND_HEADER_SIZE = 64;
+
+// Layer record.
+export const LAYER_SAMPLES = 0; // ptr: float4 per curve
+export const LAYER_COUNTS = 4; // ptr: u8 per curve
+export const LAYER_WEIGHT = 8; // f32 ≥ 0
+export const LAYER_MASK = 12; // ptr: f32 per curve in [0, 1], 0 = no mask
+export const LAYER_MODE = 16; // u32 LAYER_NORMAL | LAYER_ADDITIVE
+export const LAYER_REFERENCE = 20; // ptr: float4 per curve (additive)
+export const LAYER_REFERENCE_COUNTS = 24; // ptr: u8 per curve (additive)
+export const LAYER_SIZE = 32;
+export const LAYER_NORMAL = 0;
+export const LAYER_ADDITIVE = 1;

@@ -1,0 +1,77 @@
+import { type AnimClip, restValue } from '../../anim/index.js';
+import {
+  CLIP_CONSTANT_COUNT,
+  CLIP_CONSTANT_OUT,
+  CLIP_CONSTANT_VALUES,
+  CLIP_COUNTS,
+  CLIP_CURVE_COUNT,
+  CLIP_DURATION,
+  CLIP_HEADER_SIZE,
+  CLIP_KEYS,
+  CLIP_LINEAR_COUNT,
+  CLIP_POST,
+  CLIP_PRE,
+  CLIP_SLOT_COUNT,
+  CLIP_SLOT_OUT,
+  CLIP_VELOCITY_COUNT,
+  CLIP_VELOCITY_OUT,
+  INFINITY_CONSTANT,
+  INFINITY_CYCLE,
+} from '../../../assembly/layout.js';
+import type { ClipLayout } from '../clip-layout.js';
+import type { KernelMemory } from '../kernel-memory.js';
+
+/**
+ * Allocates and fills a clip-header block (assembly/layout.ts, CLIP_*) with `keyBytes` bytes of key
+ * data at CLIP_KEYS for the caller to fill: counts, infinity, `duration` (seconds), slot and
+ * constant output offsets, constant values (a static curve's value; an inactive curve's first
+ * key), sample counts (1 active, 0 inactive) and Velocity output offsets.
+ * @returns the block pointer and the address of its key data
+ */
+export function writeClipBlock(memory: KernelMemory, clip: AnimClip, layout: ClipLayout, duration: number, keyBytes: number): { ptr: number; keys: number } {
+  const n = clip.curves.length;
+  const { ptr, arrays } = memory.allocBlock(CLIP_HEADER_SIZE, [
+    4 * layout.slots.length,
+    4 * layout.constant.length,
+    16 * layout.constant.length,
+    n,
+    4 * layout.velocity.length,
+    keyBytes,
+  ]);
+  const [slotOut, constantOut, constantValues, counts, velocityOut, keys] = arrays as [number, number, number, number, number, number];
+  // Views are read after the allocation, which may have grown memory.
+  const { u32, f32, f64, u8 } = memory;
+  const at = (field: number) => (ptr + field) >>> 2;
+  u32[at(CLIP_CURVE_COUNT)] = n;
+  u32[at(CLIP_CONSTANT_COUNT)] = layout.constant.length;
+  u32[at(CLIP_VELOCITY_COUNT)] = layout.velocity.length;
+  u32[at(CLIP_PRE)] = clip.preInfinity === 'cycle' ? INFINITY_CYCLE : INFINITY_CONSTANT;
+  u32[at(CLIP_POST)] = clip.postInfinity === 'cycle' ? INFINITY_CYCLE : INFINITY_CONSTANT;
+  u32[at(CLIP_SLOT_COUNT)] = layout.slots.length;
+  u32[at(CLIP_LINEAR_COUNT)] = layout.linearCount;
+  f64[(ptr + CLIP_DURATION) >>> 3] = duration;
+  u32[at(CLIP_SLOT_OUT)] = slotOut;
+  u32[at(CLIP_CONSTANT_OUT)] = constantOut;
+  u32[at(CLIP_CONSTANT_VALUES)] = constantValues;
+  u32[at(CLIP_COUNTS)] = counts;
+  u32[at(CLIP_VELOCITY_OUT)] = velocityOut;
+  u32[at(CLIP_KEYS)] = keys;
+  u32.set(
+    layout.slots.map((i) => 16 * i),
+    slotOut >>> 2,
+  );
+  u32.set(
+    layout.constant.map((i) => 16 * i),
+    constantOut >>> 2,
+  );
+  layout.constant.forEach((curveIndex, s) => f32.set(restValue(clip.curves[curveIndex]!.keys), (constantValues >>> 2) + 4 * s));
+  u8.set(
+    clip.curves.map((c) => (c.active ? 1 : 0)),
+    counts,
+  );
+  u32.set(
+    layout.velocity.map((i) => 16 * i),
+    velocityOut >>> 2,
+  );
+  return { ptr, keys };
+}

@@ -1,0 +1,84 @@
+import type { KernelExports } from './kernel-exports.js';
+
+/** `n` rounded up to a multiple of 16 (blocks and their arrays are 16-byte aligned for v128). */
+export function align16(n: number): number {
+  return (n + 15) & ~15;
+}
+
+/**
+ * The kernel's exports and typed-array views over its one `WebAssembly.Memory`, re-derived
+ * whenever the memory has grown (growing detaches the old `ArrayBuffer`). Read `f32`/`u32`/… after
+ * any call that may allocate; never keep the arrays across such calls. Block fields are reached as
+ * `pointer + OFFSET` with the offsets of assembly/layout.ts.
+ */
+export class KernelMemory {
+  private buffer: ArrayBuffer | null = null;
+  private f32View = new Float32Array(0);
+  private u32View = new Uint32Array(0);
+  private i32View = new Int32Array(0);
+  private u8View = new Uint8Array(0);
+  private f64View = new Float64Array(0);
+
+  constructor(readonly kernel: KernelExports) {}
+
+  private refresh(): void {
+    const buffer = this.kernel.memory.buffer;
+    if (buffer !== this.buffer) {
+      this.buffer = buffer;
+      this.f32View = new Float32Array(buffer);
+      this.u32View = new Uint32Array(buffer);
+      this.i32View = new Int32Array(buffer);
+      this.u8View = new Uint8Array(buffer);
+      this.f64View = new Float64Array(buffer);
+    }
+  }
+
+  get f32(): Float32Array {
+    this.refresh();
+    return this.f32View;
+  }
+
+  get u32(): Uint32Array {
+    this.refresh();
+    return this.u32View;
+  }
+
+  get i32(): Int32Array {
+    this.refresh();
+    return this.i32View;
+  }
+
+  get u8(): Uint8Array {
+    this.refresh();
+    return this.u8View;
+  }
+
+  get f64(): Float64Array {
+    this.refresh();
+    return this.f64View;
+  }
+
+  /** Current memory size in bytes. */
+  get byteLength(): number {
+    return this.kernel.memory.buffer.byteLength;
+  }
+
+  /**
+   * Allocates one zero-filled block: `headerSize` bytes, then one 16-byte aligned array per entry
+   * of `arraySizes` (bytes). Returns the block pointer and each array's address.
+   */
+  allocBlock(headerSize: number, arraySizes: readonly number[]): { ptr: number; arrays: number[] } {
+    let size = align16(headerSize);
+    const offsets = arraySizes.map((bytes) => {
+      const at = size;
+      size += align16(bytes);
+      return at;
+    });
+    const ptr = this.kernel.alloc(size);
+    return { ptr, arrays: offsets.map((o) => ptr + o) };
+  }
+
+  free(ptr: number): void {
+    this.kernel.free(ptr);
+  }
+}
