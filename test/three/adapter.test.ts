@@ -4,6 +4,7 @@ import * as THREE from 'three';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimClip, type AnimCurve, AnimResource, Skeleton } from '../../src/anim/index.js';
 import { openAafScene } from '../../src/formats/aaf/open.js';
+import { openMrtk } from '../../src/formats/mrtk/open.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { UsageError } from '../../src/errors.js';
 import { InstancedBoneTexture, SkeletonPlayer, toThreeAnimationClip, toThreeSkeleton, UNITY_BAKE_RATE } from '../../src/three/index.js';
@@ -120,7 +121,7 @@ describe.each(BUILDS)('three.js adapter, %s build', (build) => {
   });
 
   it("bakes Unity-curve clips (MRTK) with the core's resampler: three.js equals the core at the baked key times", () => {
-    const resource = openFile(join(examples, 'mrtk', 'hand-wave.bin')).resource;
+    const resource = openMrtk({ recording: new Uint8Array(readFileSync(join(examples, 'mrtk', 'hand-wave.bin'))) });
     const clip = resource.clips[0]!;
     const names = [...new Set(clip.curves.map((c) => c.target.joint).filter((j): j is string => j !== null))];
     const skeleton = new Skeleton(names.map((name) => ({ name, parent: -1, rest: { translation: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] } })));
