@@ -8,3 +8,4 @@ export { LocalToModelJob, localToModel } from './local-to-model.js';
 export { resample, type ResampleOptions, type ResampleResult } from './resample.js';
 export { SampleManyJob, type SampleManyOptions, type SampleManyOutput } from './sample-many.js';
 export { restInverseBindMatrices } from './sample-many-inverse-bind.js';
+export type { RuntimeOwner } from './runtime.js';
