@@ -73,12 +73,13 @@ export class BlendJob {
     this.curveCount = n;
     this.maxLayers = maxLayers;
     const { order, linearCount } = rotationsLast(curveTypes);
-    const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * linearCount, 4 * (n - linearCount), 16 * n, LAYER_SIZE * maxLayers, 4 * n]);
+    const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * n, 16 * n, LAYER_SIZE * maxLayers, 4 * n]);
     const p = (this.ptr = block.ptr);
-    const [linear, rotation, restAt, layerTable, weights] = block.arrays as [number, number, number, number, number];
+    // One curve list, non-rotations first: the rotation list is its tail.
+    const [linear, restAt, layerTable, weights] = block.arrays as [number, number, number, number];
     const { u32, f32 } = this.runtime;
     u32[(p + BLEND_LINEAR) >>> 2] = linear;
-    u32[(p + BLEND_ROTATION) >>> 2] = rotation;
+    u32[(p + BLEND_ROTATION) >>> 2] = linear + 4 * linearCount;
     u32[(p + BLEND_REST) >>> 2] = restAt;
     u32[(p + BLEND_LAYERS) >>> 2] = layerTable;
     u32[(p + BLEND_WEIGHTS) >>> 2] = weights;
