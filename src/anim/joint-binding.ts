@@ -25,7 +25,7 @@ export interface JointBinding {
  * Nebula velocity) are ignored. Joints and properties with no curve — and, when sampling, curves
  * whose sample count is 0 (inactive, or invalid after a mix) — use the skeleton's rest pose.
  */
-export function bindJoints(curves: readonly AnimCurve[], skeleton: Skeleton): JointBinding {
+export function bindJoints(curves: readonly Pick<AnimCurve, 'target'>[], skeleton: Skeleton): JointBinding {
   const out = new Int32Array(3 * skeleton.size).fill(-1);
   const jointIndex = new Map<string, number>();
   skeleton.joints.forEach((j, i) => {
