@@ -8,6 +8,7 @@ import { nax3FromResource, writeNax3 } from '../formats/nebula/index.js';
 import { AnimResource } from '../anim/index.js';
 import { formatHandler } from '../formats/registry.js';
 import { isExpected, isFsError, reasonOf } from './errors.js';
+import { companionText } from './info.js';
 import { makeFolder } from './make-folder.js';
 import { openFile } from './open-file.js';
 import { isEarlierOutput, recordOutputs } from './output-log.js';
@@ -60,11 +61,16 @@ export interface ConvertResult {
   bytesIn: number;
   bytesOut: number;
   warnings: string[];
+  /**
+   * Companion pairing worth a line in the summary: `paired <file> (<role>, paired by content: why)`
+   * for a companion chosen by content, `no <role>: <why not>` when several files could fill it.
+   */
+  pairing: string[];
 }
 
 /** A record of an input that was not converted. */
 export function notConverted(input: string, status: 'failed' | 'skipped', reason: string, errorName?: string): ConvertResult {
-  return { input, status, reason, ...(errorName !== undefined && { errorName }), outputs: [], clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, warnings: [] };
+  return { input, status, reason, ...(errorName !== undefined && { errorName }), outputs: [], clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, warnings: [], pairing: [] };
 }
 
 /** Whether a path exists as anything (a dangling link too). */
@@ -150,6 +156,10 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
         bytesIn: opened.bytes,
         bytesOut: files.reduce((n, f) => n + f.bytes.byteLength, 0),
         warnings: [...warnings],
+        pairing: [
+          ...opened.companions.filter((c) => c.how === 'content').map((c) => `paired ${companionText(c)}`),
+          ...opened.pairingWarnings.map((w) => `no companion: ${w}`),
+        ],
       };
     } finally {
       resource.dispose();

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import type { AnimResource } from '../anim/index.js';
+import type { CompanionUse } from '../formats/companions.js';
+import type { OpenedFormatFile } from '../formats/open-files.js';
 import { addCompanionOptions, addFormatOption, addInputLimitOption, companionsOf, formatIdsHelp, maxInputBytes } from './common-options.js';
 import { reportFileError } from './errors.js';
 import { openFile } from './open-file.js';
@@ -23,10 +24,15 @@ export interface InfoJson {
   }[];
   /** `parent` is the parent joint's index, or null for a root. */
   skeleton: { joints: { name: string; parent: number | null }[] } | null;
+  /** Companion files used: role, file (as given or found beside it), how (`given`, `name`, `content`) and, when paired by content, why. */
+  companions: CompanionUse[];
+  /** The reader's warnings, then the companions left out because several files could fill a role. */
   warnings: string[];
 }
 
-export function infoJson(file: string, resource: AnimResource): InfoJson {
+/** `info --json` of an opened file. */
+export function infoJson(file: string, opened: Pick<OpenedFormatFile, 'resource' | 'companions' | 'pairingWarnings'>): InfoJson {
+  const resource = opened.resource;
   return {
     file,
     format: resource.format,
@@ -43,8 +49,15 @@ export function infoJson(file: string, resource: AnimResource): InfoJson {
     skeleton: resource.skeleton
       ? { joints: resource.skeleton.joints.map((j) => ({ name: j.name, parent: j.parent < 0 ? null : j.parent })) }
       : null,
-    warnings: [...resource.warnings],
+    companions: opened.companions,
+    warnings: [...resource.warnings, ...opened.pairingWarnings],
   };
+}
+
+/** A companion as `info` and `resample` print it: `kila.n2 (skeleton, by content: the only …)`. */
+export function companionText(c: CompanionUse): string {
+  const how = c.how === 'given' ? 'given' : c.how === 'name' ? 'found by name' : `by content: ${c.why}`;
+  return `${c.file} (${c.role}, ${how})`;
 }
 
 /** The human-readable table of `animcore info`. */
@@ -61,6 +74,7 @@ export function infoText(info: InfoJson): string {
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const r of rows) lines.push(`  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`.trimEnd());
+  if (info.companions.length > 0) lines.push(`  companions: ${info.companions.map(companionText).join(', ')}`);
   for (const w of info.warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');
 }
@@ -80,7 +94,7 @@ export function infoCommand(): Command {
     let failed = 0;
     for (const file of files) {
       try {
-        results.push(infoJson(file, (await openFile(file, { companions: companionsOf(options), ...(typeof options.format === 'string' && { format: options.format }), maxInputBytes: maxInputBytes(options) })).resource));
+        results.push(infoJson(file, await openFile(file, { companions: companionsOf(options), ...(typeof options.format === 'string' && { format: options.format }), maxInputBytes: maxInputBytes(options) })));
       } catch (e) {
         reportFileError(e, file);
         failed++;

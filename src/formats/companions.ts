@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import type { FormatHandler } from './handler.js';
+import type { CompanionRole, FormatHandler } from './handler.js';
 
 /**
  * The files beside a main file, by name: a folder on disk (CLI), files dropped together (viewer).
@@ -12,12 +12,22 @@ export interface Folder {
   read(name: string): Uint8Array;
 }
 
-/** How a companion was found: given by the caller, or beside the main file by name. */
+/** How a companion was found: given by the caller, beside the main file by name, or paired by content. */
 export interface CompanionUse {
   role: string;
   /** The given path or the file name beside the main file. */
   file: string;
-  how: 'given' | 'name';
+  how: 'given' | 'name' | 'content';
+  /** For `content`: why this file, in words ("the only .n2/.constants file beside it"). */
+  why?: string;
+}
+
+/** What `resolveCompanions` found. */
+export interface ResolvedCompanions {
+  companions: Record<string, Uint8Array>;
+  uses: CompanionUse[];
+  /** Roles left without a companion although several files could fill them: one sentence each, naming them and the option. */
+  warnings: string[];
 }
 
 /** The file name of a path (either separator). */
@@ -60,18 +70,21 @@ export function companionByName(handler: FormatHandler, role: string, path: stri
 /**
  * The companions of the main file `path` for `handler`: each role given in `given` (bytes by role;
  * roles the format does not have are ignored), else found in `folder` by name
- * (`companionByName`), with a record of where each came from.
+ * (`companionByName`), else — for `byContent` roles — paired by content (`pairByContent`), with a
+ * record of where each came from.
  * @throws UsageError when a required companion is neither given nor found, naming the file
  *   looked for and the role
  */
 export function resolveCompanions(
   handler: FormatHandler,
-  path: string,
+  main: { path: string; bytes: Uint8Array; detected?: unknown },
   folder: Folder | undefined,
   given: Readonly<Record<string, { file: string; bytes: Uint8Array }>> = {},
-): { companions: Record<string, Uint8Array>; uses: CompanionUse[] } {
+): ResolvedCompanions {
+  const { path } = main;
   const companions: Record<string, Uint8Array> = {};
   const uses: CompanionUse[] = [];
+  const warnings: string[] = [];
   const names = folder?.names() ?? [];
   for (const spec of handler.companions) {
     const explicit = given[spec.role];
@@ -84,12 +97,54 @@ export function resolveCompanions(
     if (name !== undefined && folder) {
       companions[spec.role] = folder.read(name);
       uses.push({ role: spec.role, file: name, how: 'name' });
-    } else if (spec.required) {
+      continue;
+    }
+    const paired = spec.byContent && folder ? pairByContent(handler, spec, main, folder) : undefined;
+    if (paired && 'file' in paired) {
+      companions[spec.role] = paired.bytes;
+      uses.push({ role: spec.role, file: paired.file, how: 'content', why: paired.why });
+      continue;
+    }
+    if (paired) warnings.push(paired.warning);
+    if (spec.required) {
       const looked = [...spec.extensions.map((e) => baseName(handler, path) + e), ...(spec.names ?? [])].join(' or ');
-      throw new UsageError(`${path}: no ${looked} beside it; name the ${spec.description} with the "${spec.role}" companion (--${kebab(spec.role)})`);
+      throw new UsageError(`${path}: no ${looked} beside it${paired ? ` (${paired.warning})` : ''}; name the ${spec.description} with the "${spec.role}" companion (--${kebab(spec.role)})`);
     }
   }
-  return { companions, uses };
+  return { companions, uses, warnings };
+}
+
+/**
+ * Pairs a companion by content (issue 14: `kila.n2` beside `kila_layoutA.nax2`): the files beside
+ * the main one that end with one of the role's extensions are the candidates; a lone candidate is
+ * taken; among several, the only one the handler's `companionFits` accepts (a skeleton whose joint
+ * count matches the curves) is taken; otherwise none, and a warning names the candidates and the
+ * option. Undefined when there is no candidate.
+ */
+function pairByContent(
+  handler: FormatHandler,
+  spec: CompanionRole,
+  main: { path: string; bytes: Uint8Array; detected?: unknown },
+  folder: Folder,
+): { file: string; bytes: Uint8Array; why: string } | { warning: string } | undefined {
+  const self = fileName(main.path).toLowerCase();
+  const exts = spec.extensions.map((e) => e.toLowerCase());
+  const candidates = folder.names().filter((n) => n.toLowerCase() !== self && exts.some((e) => n.toLowerCase().endsWith(e))).sort();
+  if (candidates.length === 0) return undefined;
+  const kinds = spec.extensions.join('/');
+  if (candidates.length === 1) {
+    const file = candidates[0]!;
+    return { file, bytes: folder.read(file), why: `the only ${kinds} file beside it` };
+  }
+  const fitting = handler.companionFits
+    ? candidates.flatMap((file) => {
+        const bytes = folder.read(file);
+        return handler.companionFits!(spec.role, main, bytes) ? [{ file, bytes }] : [];
+      })
+    : [];
+  if (fitting.length === 1) return { ...fitting[0]!, why: `the only one of ${candidates.length} ${kinds} files beside it that fits (${candidates.join(', ')})` };
+  const which = !handler.companionFits ? 'could each be' : fitting.length === 0 ? 'none fits as' : `${fitting.length} fit as`;
+  return { warning: `of the ${candidates.length} ${kinds} files beside ${fileName(main.path)} (${candidates.join(', ')}) ${which} its ${spec.role}, so none was used: name one with --${kebab(spec.role)}` };
 }
 
 /** `characterAmb` → `character-amb`: a role as a CLI option name. */

@@ -19,6 +19,11 @@ export interface CompanionRole {
   readonly description: string;
   /** `open` cannot do without it: a `UsageError` names it when it is neither given nor found. */
   readonly required?: boolean;
+  /**
+   * When not found by name, pair by content (`resolveCompanions`): the only file beside the main
+   * one with one of `extensions`, or among several the one the handler's `companionFits` accepts.
+   */
+  readonly byContent?: boolean;
 }
 
 /** What a handler's detection found. */
@@ -73,4 +78,10 @@ export interface FormatHandler<P = unknown> {
    * @throws FormatError for bad bytes, UsageError for a missing required companion
    */
   open(input: FormatInput<P>): AnimResource | Promise<AnimResource>;
+  /**
+   * Whether `candidate` fits the main file as its `role` companion (e.g. a skeleton whose joint
+   * count matches the animation's curves); used to choose among several files of a `byContent`
+   * role. Never throws for bad bytes (false).
+   */
+  companionFits?(role: string, main: { path: string; bytes: Uint8Array; detected?: P }, candidate: Uint8Array): boolean;
 }

@@ -28,6 +28,8 @@ export interface OpenedFormatFile {
   resource: AnimResource;
   /** Which companions were used and where they came from. */
   companions: CompanionUse[];
+  /** Companions left out because several files could fill the role (each names them and the option). */
+  pairingWarnings: string[];
 }
 
 /**
@@ -41,7 +43,7 @@ export interface OpenedFormatFile {
 export async function openFormatFile(file: NamedBytes, options: OpenFormatFileOptions = {}): Promise<OpenedFormatFile> {
   const detection = options.detection ?? (options.format === undefined ? detectOrFail(file) : forced(formatHandler(options.format), file));
   const { handler, detected } = detection;
-  const { companions, uses } = resolveCompanions(handler, file.name, options.folder, options.companions);
+  const { companions, uses, warnings } = resolveCompanions(handler, { path: file.name, bytes: file.bytes, detected: detected.parsed }, options.folder, options.companions);
   const names = options.folder?.names() ?? [];
   const self = fileName(file.name).toLowerCase();
   const resource = await handler.open({
@@ -55,7 +57,7 @@ export async function openFormatFile(file: NamedBytes, options: OpenFormatFileOp
       return hit === undefined ? undefined : options.folder!.read(hit);
     },
   });
-  return { handler, resource, companions: uses };
+  return { handler, resource, companions: uses, pairingWarnings: warnings };
 }
 
 /** `handler` taken for `file` by `--format`: its own detection when it accepts the bytes, else none (`open` reads them and reports why not). */

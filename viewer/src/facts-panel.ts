@@ -17,7 +17,7 @@ export function renderFacts(table: HTMLTableElement, opened: OpenedFileSet, file
   const rows: [string, string | Node][] = [
     ['file', `${opened.main}${files > 1 ? ` (of ${files} files)` : ''}`],
     ['format', `${r.format}: ${opened.handler.description}`],
-    ['paired', opened.companions.length === 0 ? 'none' : opened.companions.map((c) => `${c.file} (${c.role}, ${HOW[c.how] ?? c.how})`).join(', ')],
+    ['paired', opened.companions.length === 0 ? 'none' : opened.companions.map((c) => `${c.file} (${c.role}, ${c.how === 'content' ? `paired by content: ${c.why}` : (HOW[c.how] ?? c.how)})`).join(', ')],
     ['ignored', opened.ignored.length === 0 ? 'none' : opened.ignored.join(', ')],
     ['clips', list(r.clips.map((c) => `${c.name} (${c.duration.toFixed(2)} s)`))],
     ['skeleton', r.skeleton ? `${r.skeleton.size} joints` : r.format === 'mrtk' ? 'none (camera and hands)' : 'none (joints drawn unconnected)'],
