@@ -19,12 +19,12 @@ export interface BatchSummary {
   seconds: number;
   failures: { input: string; reason: string }[];
   skips: { input: string; reason: string }[];
-  /** Companions paired by content, and roles left empty because several files could fill them (`ConvertResult.pairing`). */
-  pairing: { input: string; note: string }[];
+  /** What converting changed or chose on its own, per file (`ConvertResult.notes`): companions paired by content, nax3 rates. */
+  notes: { input: string; note: string }[];
 }
 
 export function summarise(results: readonly ConvertResult[], ignored: number, seconds: number): BatchSummary {
-  const s: BatchSummary = { files: results.length, converted: 0, skipped: 0, failed: 0, ignored, clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, seconds, failures: [], skips: [], pairing: [] };
+  const s: BatchSummary = { files: results.length, converted: 0, skipped: 0, failed: 0, ignored, clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, seconds, failures: [], skips: [], notes: [] };
   for (const r of results) {
     if (r.status === 'failed') {
       s.failed++;
@@ -34,7 +34,7 @@ export function summarise(results: readonly ConvertResult[], ignored: number, se
       s.skips.push({ input: r.input, reason: r.reason ?? '' });
     } else {
       s.converted++;
-      for (const note of r.pairing) s.pairing.push({ input: r.input, note });
+      for (const note of r.notes) s.notes.push({ input: r.input, note });
       s.clips += r.clips;
       s.keysIn += r.keysIn;
       s.keysOut += r.keysOut;
@@ -59,7 +59,7 @@ export function summaryText(s: BatchSummary, listed: boolean): string {
     `bytes: ${prettyBytes(s.bytesIn)} in, ${prettyBytes(s.bytesOut)} out`,
     `seconds: ${s.seconds.toFixed(2)}`,
   ];
-  for (const p of s.pairing) lines.push(`companions: ${p.input}: ${p.note}`);
+  for (const n of s.notes) lines.push(`note: ${n.input}: ${n.note}`);
   if (!listed) {
     for (const f of s.failures) lines.push(`failed: ${f.input}: ${f.reason}`);
     for (const k of s.skips) lines.push(`skipped: ${k.input}: ${k.reason}`);

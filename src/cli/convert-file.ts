@@ -3,13 +3,11 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { AnimCore } from '../core/index.js';
 import { toGltfDocument, writeGlb, writeGltf } from '../export/gltf.js';
 import { animJson } from '../export/json.js';
-import { exportClip } from '../export/export-clip.js';
-import { nax3FromResource, writeNax3 } from '../formats/nebula/index.js';
-import { AnimResource } from '../anim/index.js';
 import { formatHandler } from '../formats/registry.js';
 import { isExpected, isFsError, reasonOf } from './errors.js';
 import { companionText } from './info.js';
 import { makeFolder } from './make-folder.js';
+import { toNax3 } from './nax3-output.js';
 import { openFile } from './open-file.js';
 import { isEarlierOutput, recordOutputs } from './output-log.js';
 import { writeOutputsAtomically } from './write-outputs.js';
@@ -62,15 +60,16 @@ export interface ConvertResult {
   bytesOut: number;
   warnings: string[];
   /**
-   * Companion pairing worth a line in the summary: `paired <file> (<role>, paired by content: why)`
-   * for a companion chosen by content, `no <role>: <why not>` when several files could fill it.
+   * What the summary reports for a converted file, one line each: a companion paired by content
+   * (`companions: paired <file> (<role>, by content: why)`), a role left empty because several
+   * files could fill it, what `--to nax3` changed to fit (`nax3: …`, the rate and the largest event move).
    */
-  pairing: string[];
+  notes: string[];
 }
 
 /** A record of an input that was not converted. */
 export function notConverted(input: string, status: 'failed' | 'skipped', reason: string, errorName?: string): ConvertResult {
-  return { input, status, reason, ...(errorName !== undefined && { errorName }), outputs: [], clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, warnings: [], pairing: [] };
+  return { input, status, reason, ...(errorName !== undefined && { errorName }), outputs: [], clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, warnings: [], notes: [] };
 }
 
 /** Whether a path exists as anything (a dangling link too). */
@@ -104,8 +103,8 @@ function refusal(job: ConvertJob, targets: readonly string[]): ConvertResult | u
 
 /**
  * Opens one file (with its companions), resamples every clip to `fps` and writes it as `target`:
- * glb / gltf through `toGltfDocument`, json through `animJson`, nax3 through `nax3FromResource` +
- * `writeNax3` (whole-millisecond key durations only, so e.g. 25 or 50 fps). Existing outputs are
+ * glb / gltf through `toGltfDocument`, json through `animJson`, nax3 through `toNax3` (at the
+ * nearest whole-millisecond key duration, events moved to the nearest key). Existing outputs are
  * handled by `refusal` before the file is read. Outputs are written with `writeOutputsAtomically`
  * (temporary files, then renames: an old output is replaced whole or not at all) and recorded in
  * the output log. Every error becomes a failed result, so the batch goes on: animcore's and the
@@ -130,6 +129,7 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
       let files: { name: string; bytes: Uint8Array }[];
       let counts: { clips: number; keysIn: number; keysOut: number };
       let warnings: readonly string[] = [];
+      const notes: string[] = [];
       if (job.target === 'glb' || job.target === 'gltf') {
         const exported = toGltfDocument(core, resource, { fps: job.fps });
         files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: await writeGlb(exported.document) }] : await writeGltf(exported.document, name);
@@ -139,9 +139,10 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
         files = [{ name: `${name}.json`, bytes: new TextEncoder().encode(JSON.stringify(json)) }];
         counts = c;
       } else {
-        const clips = resource.clips.map((c) => exportClip(core, c, job.fps));
-        files = [{ name: `${name}.nax3`, bytes: writeNax3(nax3FromResource(new AnimResource({ format: 'nax3', clips }))) }];
-        counts = { clips: clips.length, keysIn: resource.clips.reduce((n, c) => n + c.storedKeyCount, 0), keysOut: clips.reduce((n, c) => n + c.storedKeyCount, 0) };
+        const nax3 = toNax3(core, resource, job.fps);
+        files = [{ name: `${name}.nax3`, bytes: nax3.bytes }];
+        counts = { clips: nax3.clips.length, keysIn: resource.clips.reduce((n, c) => n + c.storedKeyCount, 0), keysOut: nax3.clips.reduce((n, c) => n + c.storedKeyCount, 0) };
+        notes.push(...nax3.notes);
       }
       makeFolder(dirname(job.outputBase));
       const written = files.map((f) => ({ path: join(dirname(job.outputBase), f.name), bytes: f.bytes }));
@@ -156,9 +157,10 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
         bytesIn: opened.bytes,
         bytesOut: files.reduce((n, f) => n + f.bytes.byteLength, 0),
         warnings: [...warnings],
-        pairing: [
-          ...opened.companions.filter((c) => c.how === 'content').map((c) => `paired ${companionText(c)}`),
-          ...opened.pairingWarnings.map((w) => `no companion: ${w}`),
+        notes: [
+          ...opened.companions.filter((c) => c.how === 'content').map((c) => `companions: paired ${companionText(c)}`),
+          ...opened.pairingWarnings.map((w) => `companions: ${w}`),
+          ...notes,
         ],
       };
     } finally {

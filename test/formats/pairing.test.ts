@@ -97,8 +97,8 @@ describe('pairing as the CLI reports it (built binary)', () => {
     }
     const r = run('resample', dir, '--fps', '30', '--to', 'json', '--out', join(dir, 'out'));
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`companions: ${join(lone, 'wave.nax3')}: paired rig.n2 (skeleton, by content: the only .n2/.constants file beside it)`);
-    expect(r.stdout).toContain(`companions: ${join(two, 'wave.nax3')}: no companion: of the 2 .n2/.constants files beside wave.nax3 (a.n2, b.n2) 2 fit as its skeleton, so none was used: name one with --skeleton`);
+    expect(r.stdout).toContain(`note: ${join(lone, 'wave.nax3')}: companions: paired rig.n2 (skeleton, by content: the only .n2/.constants file beside it)`);
+    expect(r.stdout).toContain(`note: ${join(two, 'wave.nax3')}: companions: of the 2 .n2/.constants files beside wave.nax3 (a.n2, b.n2) 2 fit as its skeleton, so none was used: name one with --skeleton`);
     expect(JSON.parse(readFileSync(join(dir, 'out', 'lone', 'wave.json'), 'utf8')).skeleton.joints.map((j: { name: string }) => j.name)).toEqual(['bone0', 'bone1', 'bone2']);
     const info = run('info', join(lone, 'wave.nax3'));
     expect(info.stdout).toMatch(/^ {2}companions: rig\.n2 \(skeleton, by content: the only \.n2\/\.constants file beside it\)$/m);

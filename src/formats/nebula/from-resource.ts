@@ -51,7 +51,7 @@ export function nax3FromResource(source: AnimResource | readonly AnimClip[], opt
     }
     const ticks = Math.round(clip.keyDuration * 1000);
     if (Math.abs(clip.keyDuration - ticks / 1000) > TICK_TOLERANCE) {
-      throw new UsageError(`nax3: ${what} key duration ${clip.keyDuration} s is not a whole number of milliseconds (ticks)`);
+      throw new UsageError(`nax3: ${what} key duration ${clip.keyDuration} s is not a whole number of milliseconds (ticks); resample at 1000/n keys/s (25, 40, 50, 100 …)`);
     }
     if (uniform.length > 0 && (ticks < 1 || ticks > 0xffff)) {
       throw new UsageError(`nax3: ${what} key duration ${ticks} ms does not fit the u16 tick field (1..65535)`);
@@ -68,7 +68,7 @@ export function nax3FromResource(source: AnimResource | readonly AnimClip[], opt
       checkName(e.category, 15, `${what} event ${i} category`);
       const keyIndex = ticks > 0 ? Math.round((e.time * 1000) / ticks) : 0;
       if (Math.abs(e.time - (keyIndex * ticks) / 1000) > TICK_TOLERANCE || keyIndex < 0 || keyIndex > 0xffff) {
-        throw new UsageError(`nax3: ${what} event "${e.name}" at ${e.time} s is not a whole key index (key duration ${ticks} ms)`);
+        throw new UsageError(`nax3: ${what} event "${e.name}" at ${e.time} s is not a whole key index (key duration ${ticks} ms); move it to a key, or resample at a rate whose keys meet it`);
       }
       return { name: e.name, category: e.category, keyIndex, offset: offset + 64 + 64 * i };
     });
