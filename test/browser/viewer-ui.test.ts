@@ -96,6 +96,29 @@ describe.skipIf(!enabled)('the viewer, driven through its UI', () => {
     }
   });
 
+  it.skipIf(!haveFixtures('nebula'))('pairs a lone skeleton of another name by content, as the CLI does, and says so', async () => {
+    const page = await viewer();
+    try {
+      await page.setInputFiles('#picker', ['kila_layoutA.nax2', 'kila.n2', 'eagle.n2'].map((n) => fixturePath('nebula', n)));
+      await waitForFile(page, 'kila_layoutA.nax2');
+      let f = await facts(page);
+      expect(f.paired).toMatch(/^kila\.n2 \(skeleton, paired by content: .*eagle\.n2, kila\.n2.*\)$/);
+      expect(f.ignored).toBe('eagle.n2');
+      expect(f.skeleton).toBe('80 joints');
+      expect(await playing(page)).toBe(true);
+      await page.screenshot({ path: join(results, 'viewer-ui-content-pairing.png') });
+      // No skeleton fits: none is used, and the facts say why.
+      await page.setInputFiles('#picker', ['bouncingball.nax2', 'kila.n2', 'eagle.n2'].map((n) => fixturePath('nebula', n)));
+      await waitForFile(page, 'bouncingball.nax2');
+      f = await facts(page);
+      expect(f.paired).toBe('none');
+      expect(f.ignored).toBe('kila.n2, eagle.n2');
+      expect(f.warnings).toMatch(/^pairing: of the 2 \.n2\/\.constants files beside bouncingball\.nax2 \(eagle\.n2, kila\.n2\) none fits/);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('a bad file after a good one: the error panel names file, reason and byte offset, the good clip plays on, and the panel dismisses', async () => {
     const page = await viewer();
     try {

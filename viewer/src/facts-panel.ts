@@ -1,23 +1,21 @@
-import type { OpenedFileSet } from 'animcore';
-
-/** How a companion was found, in words (`CompanionUse.how`; another value is shown as it is). */
-const HOW: Partial<Record<string, string>> = { name: 'found by name', given: 'given' };
+import type { CompanionUse, OpenedFileSet } from 'animcore';
 
 /** Items of a list shown inline; a longer list folds into a <details>. */
 const LIST_HEAD = 5;
 
 /**
  * Fills `table` with what is known of an opened file set, one row per fact: the file that opened
- * it, the format, which other files were paired (role, found by name or given) and which ignored,
- * clips, skeleton, rigid meshes and skinned meshes, the build, every `resource.info` entry
- * (nested objects as `a.b` rows, long lists folded after a few items), and the warnings.
+ * it, the format, which other files were paired (role; found by name, by content and why, or
+ * given) and which ignored, clips, skeleton, rigid meshes and skinned meshes, the build, every
+ * `resource.info` entry (nested objects as `a.b` rows, long lists folded after a few items), and
+ * the warnings (the pairing's first: several files that could fill a role, none used).
  */
 export function renderFacts(table: HTMLTableElement, opened: OpenedFileSet, files: number, build: string): void {
   const r = opened.resource;
   const rows: [string, string | Node][] = [
     ['file', `${opened.main}${files > 1 ? ` (of ${files} files)` : ''}`],
     ['format', `${r.format}: ${opened.handler.description}`],
-    ['paired', opened.companions.length === 0 ? 'none' : opened.companions.map((c) => `${c.file} (${c.role}, ${c.how === 'content' ? `paired by content: ${c.why}` : (HOW[c.how] ?? c.how)})`).join(', ')],
+    ['paired', opened.companions.length === 0 ? 'none' : opened.companions.map((c) => `${c.file} (${c.role}, ${how(c)})`).join(', ')],
     ['ignored', opened.ignored.length === 0 ? 'none' : opened.ignored.join(', ')],
     ['clips', list(r.clips.map((c) => `${c.name} (${c.duration.toFixed(2)} s)`))],
     ['skeleton', r.skeleton ? `${r.skeleton.size} joints` : r.format === 'mrtk' ? 'none (camera and hands)' : 'none (joints drawn unconnected)'],
@@ -25,7 +23,7 @@ export function renderFacts(table: HTMLTableElement, opened: OpenedFileSet, file
     ['skinned meshes', r.skins.length === 0 ? '0' : `${r.skins.length} (${r.skins.map((s) => `${s.name || 'unnamed'}: ${s.positions.length / 3} vertices`).join(', ')})`],
     ['build', build],
     ...infoRows(r.info, 'info.'),
-    ['warnings', r.warnings.length === 0 ? 'none' : list(r.warnings)],
+    ['warnings', r.warnings.length + opened.pairingWarnings.length === 0 ? 'none' : list([...opened.pairingWarnings.map((w) => `pairing: ${w}`), ...r.warnings])],
   ];
   table.replaceChildren(
     ...rows.map(([key, value]) => {
@@ -69,4 +67,16 @@ function list(items: readonly string[]): string | Node {
   ol.append(...items.map((item) => Object.assign(document.createElement('li'), { textContent: item })));
   details.append(summary, ol);
   return details;
+}
+
+/** How a companion was found, in words. */
+function how(c: CompanionUse): string {
+  switch (c.how) {
+    case 'name':
+      return 'found by name';
+    case 'content':
+      return `paired by content: ${c.why}`;
+    case 'given':
+      return 'given';
+  }
 }
