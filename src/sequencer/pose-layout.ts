@@ -1,4 +1,5 @@
-import { AnimClip, type AnimCurve, type AnimResource, type CurveType, JOINT_PROPERTIES, restValue, type Skeleton, staticKeys } from '../anim/index.js';
+import type { AnimCore } from '../core/index.js';
+import { AnimClip, type AnimCurve, AnimResource, type CurveType, JOINT_PROPERTIES, restValue, type Skeleton, staticKeys } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { checkNumber } from './checks.js';
 
@@ -171,6 +172,21 @@ export class PoseLayout {
       this.laid.set(clip, laid);
     }
     return laid;
+  }
+
+  /**
+   * Loads the clips of `resource` (this layout's resource) into `core` as `clip()` lays them out:
+   * the resource itself when the layout is shared, else a resource of the re-laid copies.
+   * @returns a release function (frees the re-laid copies; the shared resource stays the caller's)
+   */
+  load(core: AnimCore, resource: AnimResource): () => void {
+    if (this.shared) {
+      core.load(resource);
+      return () => undefined;
+    }
+    const laid = new AnimResource({ format: resource.format, clips: resource.clips.map((c) => this.clip(c)) });
+    core.load(laid);
+    return () => laid.dispose();
   }
 
   private restOf(c: PoseCurve, source: AnimCurve | undefined): ArrayLike<number> {

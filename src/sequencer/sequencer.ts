@@ -1,4 +1,4 @@
-import { AnimResource, type AnimClip, type BlendRule } from '../anim/index.js';
+import type { AnimClip, AnimResource, BlendRule } from '../anim/index.js';
 import { type AnimCore, AnimSampleBuffer, BlendJob, type BlendJobLayer, BlendMask } from '../core/index.js';
 import { UsageError } from '../errors.js';
 import { checkChoice, checkMaskArray, checkNumber } from './checks.js';
@@ -81,8 +81,8 @@ export class AnimSequencer {
   /** Enqueued jobs not yet inserted, by (at, id). */
   private enqueued: ScheduledJob[] = [];
   private readonly buffers = new Map<ScheduledJob, JobBuffers>();
-  /** The re-laid clips' own resource (glTF), freed with the sequencer. */
-  private readonly laidResource: AnimResource | null;
+  /** Frees the re-laid clips (glTF), with the sequencer. */
+  private readonly releaseClips: () => void;
   private nextId = 0;
   private lastTime = 0;
   private blendJob: BlendJob;
@@ -104,13 +104,7 @@ export class AnimSequencer {
     const masks = new Map(Object.entries(options.masks ?? {}).map(([k, m]) => [k, checkMaskArray(m, `masks.${k}`, this.layout.curveCount).slice()]));
     this.context = { resource, names, masks, curveCount: this.layout.curveCount, now: 0 };
     for (const name of names.keys()) resolveClip(this.context, name, `names.${name}`);
-    if (this.layout.shared) {
-      core.load(resource);
-      this.laidResource = null;
-    } else {
-      this.laidResource = new AnimResource({ format: resource.format, clips: resource.clips.map((c) => this.layout.clip(c)) });
-      core.load(this.laidResource);
-    }
+    this.releaseClips = this.layout.load(core, resource);
     this.result = new AnimSampleBuffer(core, this.layout.curveTypes);
     this.blendJob = new BlendJob(core, this.layout.curveTypes, this.layout.rest, 8);
     this.blend([]);
@@ -259,7 +253,7 @@ export class AnimSequencer {
     this.syncBuffers();
     this.result.dispose();
     this.blendJob.dispose();
-    this.laidResource?.dispose();
+    this.releaseClips();
   }
 
   /** Buffers for every inserted job, none for the others (additive references sampled once). */

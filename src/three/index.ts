@@ -3,3 +3,5 @@ export { toThreeAnimationClip, UNITY_BAKE_RATE } from './to-three-clip.js';
 export { toThreeSkeleton } from './to-three-skeleton.js';
 export { SkeletonPlayer, type SkeletonPlayerOptions } from './skeleton-player.js';
 export { InstancedBoneTexture, type InstancedBoneTextureOptions } from './instanced-bone-texture.js';
+export { AnimcoreMixer, type AnimcoreMixerOptions, type AnimcoreMixerEventMap } from './animcore-mixer.js';
+export { AnimcoreAction } from './animcore-action.js';

@@ -1,6 +1,7 @@
-import { Bone, type Skeleton as ThreeSkeleton } from 'three';
+import type { Bone, Skeleton as ThreeSkeleton } from 'three';
 import type { AnimClip, AnimCore, RotationMode, SampleManyJob, Skeleton } from 'animcore';
 import { boneName } from './bone-name.js';
+import { bonesByJoint, poseBones } from './pose-bones.js';
 
 /** Options of `new SkeletonPlayer(core, options)`. */
 export interface SkeletonPlayerOptions {
@@ -44,13 +45,7 @@ export class SkeletonPlayer {
       rotation: options.rotation ?? 'slerp',
       mixRotation: options.rotation === 'nlerp' ? 'nlerp' : 'slerp',
     });
-    const byName = new Map(options.target.bones.map((b) => [b.name, b]));
-    this.bones = options.skeleton.joints.map((j) => byName.get(boneName(j.name)));
-    for (const bone of this.bones) {
-      if (bone === undefined) continue;
-      bone.matrixAutoUpdate = false;
-      bone.matrixWorldAutoUpdate = false;
-    }
+    this.bones = bonesByJoint(options.skeleton.joints.map((j) => boneName(j.name)), options.target.bones);
   }
 
   /**
@@ -61,15 +56,7 @@ export class SkeletonPlayer {
     this.times[0] = time;
     this.weights[0] = weight;
     this.job.run(this.times, this.weights);
-    const model = this.job.matrices;
-    const holder = this.bones.find((b) => b !== undefined && !(b.parent instanceof Bone))?.parent ?? null;
-    holder?.updateWorldMatrix(true, false);
-    this.bones.forEach((bone, j) => {
-      if (bone === undefined) return;
-      bone.matrixWorld.fromArray(model, 16 * j);
-      if (holder !== null) bone.matrixWorld.premultiply(holder.matrixWorld);
-      bone.matrixWorldNeedsUpdate = true;
-    });
+    poseBones(this.bones, this.job.matrices);
   }
 
   /** Frees the job's wasm memory; the bones keep their last pose. */
