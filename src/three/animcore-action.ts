@@ -7,12 +7,17 @@ export interface ActionFrame {
   weight: number;
 }
 
-/** The mixer side an action needs (`AnimcoreMixer` implements it). */
+/** The mixer side an action needs (`AnimcoreMixer` implements it; exported for its type only). */
 export interface ActionHost {
+  /** Mixer time, seconds. */
   readonly time: number;
+  /** Adds the action to the active ones (three.js's order: appended). */
   activate(action: AnimcoreAction): void;
+  /** Removes it (the last active action takes its place). */
   deactivate(action: AnimcoreAction): void;
+  /** Whether it is active. */
   isActive(action: AnimcoreAction): boolean;
+  /** Sends an action's event from the mixer. */
   dispatch(event: { type: 'loop'; action: AnimcoreAction; loopDelta: number } | { type: 'finished'; action: AnimcoreAction; direction: number }): void;
 }
 
@@ -76,16 +81,19 @@ export class AnimcoreAction {
     this.clip = clip;
   }
 
+  /** Starts (or resumes) the action in its mixer. */
   play(): this {
     this.host.activate(this);
     return this;
   }
 
+  /** Takes the action out of its mixer and `reset`s it. */
   stop(): this {
     this.host.deactivate(this);
     return this.reset();
   }
 
+  /** Back to the start: enabled, not paused, time 0, loops forgotten, no scheduled start, fade or warp. */
   reset(): this {
     this.paused = false;
     this.enabled = true;
@@ -95,10 +103,12 @@ export class AnimcoreAction {
     return this.stopFading().stopWarping();
   }
 
+  /** Enabled, not paused, a non-zero time scale, started and in the mixer. */
   isRunning(): boolean {
     return this.enabled && !this.paused && this.timeScale !== 0 && this.startTime === null && this.host.isActive(this);
   }
 
+  /** Whether the action is in its mixer (played and not stopped). */
   isScheduled(): boolean {
     return this.host.isActive(this);
   }
@@ -109,26 +119,31 @@ export class AnimcoreAction {
     return this;
   }
 
+  /** `LoopOnce`, `LoopRepeat` or `LoopPingPong`, and how many times (`Infinity` for ever). */
   setLoop(mode: AnimationActionLoopStyles, repetitions: number): this {
     this.loop = mode;
     this.repetitions = repetitions;
     return this;
   }
 
+  /** Sets `weight` (≥ 0; above 1 extrapolates) and stops a fade. */
   setEffectiveWeight(weight: number): this {
     this.weight = weight;
     this.effectiveWeight = this.enabled ? weight : 0;
     return this.stopFading();
   }
 
+  /** The weight of the last update: `weight` × the fade, 0 when disabled. */
   getEffectiveWeight(): number {
     return this.effectiveWeight;
   }
 
+  /** Ramps the weight factor from 0 to 1 over `duration` seconds of mixer time. */
   fadeIn(duration: number): this {
     return this.scheduleFading(duration, 0, 1);
   }
 
+  /** Ramps the weight factor from 1 to 0 over `duration` seconds; the action is disabled at the end. */
   fadeOut(duration: number): this {
     return this.scheduleFading(duration, 1, 0);
   }
@@ -148,22 +163,26 @@ export class AnimcoreAction {
     return this;
   }
 
+  /** `fadeInAction.crossFadeFrom(this, duration, warp)`. */
   crossFadeTo(fadeInAction: AnimcoreAction, duration: number, warp = false): this {
     fadeInAction.crossFadeFrom(this, duration, warp);
     return this;
   }
 
+  /** Drops a scheduled fade. */
   stopFading(): this {
     this.fade = null;
     return this;
   }
 
+  /** Sets `timeScale` (any finite number; negative plays backwards) and stops a warp. */
   setEffectiveTimeScale(timeScale: number): this {
     this.timeScale = timeScale;
     this.effectiveTimeScale = this.paused ? 0 : timeScale;
     return this.stopWarping();
   }
 
+  /** The time scale of the last update: `timeScale` × the warp, 0 when paused. */
   getEffectiveTimeScale(): number {
     return this.effectiveTimeScale;
   }
@@ -174,6 +193,7 @@ export class AnimcoreAction {
     return this.stopWarping();
   }
 
+  /** Takes `action`'s time and time scale. */
   syncWith(action: AnimcoreAction): this {
     this.time = action.time;
     this.timeScale = action.timeScale;
@@ -192,16 +212,19 @@ export class AnimcoreAction {
     return this;
   }
 
+  /** Drops a scheduled warp. */
   stopWarping(): this {
     this.warpRamp = null;
     this.restoreTimeScale = null;
     return this;
   }
 
+  /** The clip the action plays. */
   getClip(): AnimClip {
     return this.clip;
   }
 
+  /** Whether `blendMode` is `AdditiveAnimationBlendMode`. */
   get additive(): boolean {
     return this.blendMode === AdditiveAnimationBlendMode;
   }

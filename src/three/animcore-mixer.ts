@@ -29,6 +29,7 @@ interface ActionBuffers {
   reference: AnimSampleBuffer;
 }
 
+/** The events `AnimcoreMixer` dispatches, as three.js's mixer: a loop completed, an action finished (`direction` ±1). */
 export interface AnimcoreMixerEventMap {
   loop: { action: AnimcoreAction; loopDelta: number };
   finished: { action: AnimcoreAction; direction: number };
@@ -98,6 +99,7 @@ export class AnimcoreMixer extends EventDispatcher<AnimcoreMixerEventMap> implem
     return this.actions.get(c) ?? null;
   }
 
+  /** Stops every action. */
   stopAllAction(): this {
     for (const action of [...this.active]) action.stop();
     return this;

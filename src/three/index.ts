@@ -4,4 +4,4 @@ export { toThreeSkeleton } from './to-three-skeleton.js';
 export { SkeletonPlayer, type SkeletonPlayerOptions } from './skeleton-player.js';
 export { InstancedBoneTexture, type InstancedBoneTextureOptions } from './instanced-bone-texture.js';
 export { AnimcoreMixer, type AnimcoreMixerOptions, type AnimcoreMixerEventMap } from './animcore-mixer.js';
-export { AnimcoreAction } from './animcore-action.js';
+export { AnimcoreAction, type ActionFrame, type ActionHost } from './animcore-action.js';
