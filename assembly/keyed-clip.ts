@@ -1,7 +1,9 @@
-// The keyed clip sampler: every slot has its own key times (AAF channels, Meteor frames; spec
-// aaf.md §2.3), one KEYED_* record per slot at CLIP_KEYS. Before the first key a curve holds key 0,
-// from the last key on it holds the last key; equal neighbouring times are a step (the later key
-// wins from that time on). A per-instance cursor (the first u32 of the curve's cursor slots, owned
+// The keyed clip sampler: every slot has its own key times (AAF channels, Meteor frames, glTF
+// LINEAR and STEP samplers; spec aaf.md §2.3, glTF 2.0 Appendix C), one KEYED_* record per slot
+// at CLIP_KEYS. Before the first key a curve holds key 0, from the last key on it holds the last
+// key; equal neighbouring times are a step (the later key wins from that time on); a KEYED_STEP
+// curve holds key k until key k+1. Rotations take the shorter arc between the two keys as stored
+// (a dot test per sample), so a key's exact time gives that key as stored, as glTF requires. A per-instance cursor (the first u32 of the curve's cursor slots, owned
 // by the sample buffer) remembers the last interval, so forward playback finds its keys in O(1);
 // it is only a hint and never changes a result.
 import { wrapCycle } from './clip-header';
@@ -12,17 +14,19 @@ import {
   CLIP_SLOT_OUT,
   FLAG_SLERP,
   FLAG_STEP,
+  KEYED_FLAGS,
   KEYED_KEY_COUNT,
   KEYED_RECORD_SIZE,
+  KEYED_STEP,
   KEYED_TIMES,
   KEYED_VALUES,
 } from './layout';
-import { copy4, lerp4, nlerpAligned, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpShortest, slerpShortest } from './quat';
 
 /** Index of the last key with time <= t, given times[0] <= t; starts from the cursor's interval. */
 // @ts-ignore: decorator
 @inline
-function findKey(times: usize, n: u32, t: f64, cursor: u32): u32 {
+export function findKey(times: usize, n: u32, t: f64, cursor: u32): u32 {
   let c = cursor < n ? cursor : 0;
   if (<f64>load<f32>(times + (<usize>c << 2)) <= t) {
     // Forward playback: the same interval or the next one.
@@ -68,7 +72,7 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     const k = findKey(times, n, t, load<u32>(cursorAt));
     store<u32>(cursorAt, k);
     const a = values + (<usize>k << 4);
-    if (step || k + 1 >= n) {
+    if (step || k + 1 >= n || (load<u32>(rec, KEYED_FLAGS) & KEYED_STEP) != 0) {
       copy4(a, dst);
       continue;
     }
@@ -77,6 +81,6 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     const w = <f32>((t - t0) / (t1 - t0));
     if (j < L) lerp4(a, a + 16, w, dst);
     else if (slerp) slerpShortest(a, a + 16, w, dst);
-    else nlerpAligned(a, a + 16, w, dst);
+    else nlerpShortest(a, a + 16, w, dst);
   }
 }

@@ -9,6 +9,7 @@ export const KIND_KEYED = 1;
 export const KIND_UNITY = 2;
 /** A clip whose curves use several clip-header encodings: a header plus one block per encoding. */
 export const KIND_MIXED = 3;
+export const KIND_CUBIC = 4;
 
 // Sampling and mixing flags.
 /** Key k0 as stored (Nebula3 `SampleType::Step`); clip-header kinds only. */
@@ -43,11 +44,16 @@ export const CLIP_KEY_COUNT = 64; // u32 uniform: keys per slot; mixed: parts
 export const CLIP_KEY_DURATION = 72; // f64 uniform: seconds between keys
 export const CLIP_HEADER_SIZE = 80;
 
-// Keyed key data: one record per slot.
+// Keyed key data: one record per slot. The cubic kind has the same records; its values are three
+// float4s per key (in-tangent, value, out-tangent: CUBIC_KEY_BYTES).
 export const KEYED_KEY_COUNT = 0; // u32
 export const KEYED_TIMES = 4; // ptr: f32 seconds per key, non-decreasing
-export const KEYED_VALUES = 8; // ptr: float4 per key
+export const KEYED_VALUES = 8; // ptr: float4 per key (keyed), 3 float4s per key (cubic)
+export const KEYED_FLAGS = 12; // u32 KEYED_STEP (keyed only)
 export const KEYED_RECORD_SIZE = 16;
+/** Record flag: the curve holds key k until key k+1 (glTF STEP). */
+export const KEYED_STEP = 1;
+export const CUBIC_KEY_BYTES = 48;
 
 // Mixed key data: one record per part (a clip-header block of one kind with its own slots).
 export const MIXED_KIND = 0; // u32 KIND_*

@@ -88,6 +88,14 @@ export function slerpShortest(a: usize, b: usize, w: f32, out: usize): void {
   store<f32>(out, <f32>qw, 12);
 }
 
+/** The float4 at `src` normalised into `out` (`out` may be `src`); a zero rotation becomes identity, as under nlerp. */
+// @ts-ignore: decorator
+@inline
+export function normalize4(src: usize, out: usize): void {
+  if (ASC_FEATURE_SIMD) normalizeStore(v128.load(src), out);
+  else normalizeStore4(load<f32>(src), load<f32>(src, 4), load<f32>(src, 8), load<f32>(src, 12), out);
+}
+
 /** dot(a, b) in all four lanes. */
 // @ts-ignore: decorator
 @inline

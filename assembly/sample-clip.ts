@@ -3,17 +3,19 @@
 // part (constants, counts, Velocity scaling) is written once; a mixed clip samples each part's
 // slots and finishes with its own header.
 import { finishSample } from './clip-header';
+import { cubicSampleSlots } from './cubic-clip';
 import { keyedSampleSlots } from './keyed-clip';
-import { CLIP_KEY_COUNT, CLIP_KEYS, KIND_KEYED, KIND_MIXED, KIND_UNIFORM, MIXED_BLOCK, MIXED_KIND, MIXED_RECORD_SIZE } from './layout';
+import { CLIP_KEY_COUNT, CLIP_KEYS, KIND_CUBIC, KIND_KEYED, KIND_MIXED, KIND_UNIFORM, MIXED_BLOCK, MIXED_KIND, MIXED_RECORD_SIZE } from './layout';
 import { uniformSampleSlots } from './uniform-clip';
 import { unityClipSample } from './unity-curve';
 
-/** The slots of clip-header block `p` of kind `kind` (not KIND_MIXED or KIND_UNITY). */
+/** The slots of clip-header block `p` of kind `kind` (KIND_UNIFORM, KIND_KEYED or KIND_CUBIC). */
 // @ts-ignore: decorator
 @inline
 function sampleSlots(p: usize, kind: u32, time: f64, out: usize, cursors: usize, flags: u32): void {
   if (kind == KIND_UNIFORM) uniformSampleSlots(p, time, out, flags);
   else if (kind == KIND_KEYED) keyedSampleSlots(p, time, out, cursors, flags);
+  else if (kind == KIND_CUBIC) cubicSampleSlots(p, time, out, cursors, flags);
 }
 
 /**
@@ -24,7 +26,7 @@ function sampleSlots(p: usize, kind: u32, time: f64, out: usize, cursors: usize,
  * FLAG_STEP and `timeFactor`).
  */
 export function sampleClip(p: usize, kind: u32, time: f64, out: usize, counts: usize, cursors: usize, flags: u32, timeFactor: f32): void {
-  if (kind == KIND_UNIFORM || kind == KIND_KEYED) {
+  if (kind == KIND_UNIFORM || kind == KIND_KEYED || kind == KIND_CUBIC) {
     sampleSlots(p, kind, time, out, cursors, flags);
   } else if (kind == KIND_MIXED) {
     const parts = load<u32>(p, CLIP_KEY_COUNT);

@@ -8,12 +8,17 @@ export class AnimcoreError extends Error {
   override name: string = 'AnimcoreError';
 }
 
-/** Where in the input a `FormatError` happened: a byte offset (binary) or a 1-based line (text). */
+/**
+ * Where in the input a `FormatError` happened: a byte offset (binary), a 1-based line (text) or a
+ * JSON pointer (RFC 6901, e.g. `/animations/0/samplers/1/output` in a glTF document).
+ */
 export interface FormatErrorLocation {
   /** Byte offset from the start of the file. */
   offset?: number;
   /** 1-based line number for text formats. */
   line?: number;
+  /** JSON pointer into a JSON document (glTF). */
+  pointer?: string;
 }
 
 /**
@@ -26,19 +31,23 @@ export class FormatError extends AnimcoreError {
   readonly code: string;
   readonly offset: number | undefined;
   readonly line: number | undefined;
+  readonly pointer: string | undefined;
 
   constructor(format: string, code: string, where: FormatErrorLocation, message: string) {
     const at =
-      where.line !== undefined
-        ? `line ${where.line}`
-        : where.offset !== undefined
-          ? `byte ${where.offset}`
-          : 'unknown position';
+      where.pointer !== undefined
+        ? where.pointer || 'the document root'
+        : where.line !== undefined
+          ? `line ${where.line}`
+          : where.offset !== undefined
+            ? `byte ${where.offset}`
+            : 'unknown position';
     super(`${format}: ${message} (at ${at})`);
     this.format = format;
     this.code = code;
     this.offset = where.offset;
     this.line = where.line;
+    this.pointer = where.pointer;
   }
 }
 

@@ -28,3 +28,4 @@ export { curveTrack, type CurveTrack } from './export/curve-track.js';
 export { exportClip, UNITY_EXPORT_FPS } from './export/export-clip.js';
 export type { ExportCounts } from './export/export-counts.js';
 export * from './formats/mrtk/index.js';
+export * from './formats/gltf/index.js';

@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.js';
-import type { AnimCurve, KeyedKeys } from './curve.js';
+import type { AnimCurve, CubicKeys, KeyedKeys } from './curve.js';
 import type { AnimEvent } from './event.js';
 import { InfinityType } from './infinity-type.js';
+import type { RotationMode } from './sample-options.js';
 
 /** What `new AnimClip(init)` takes. */
 export interface AnimClipInit {
@@ -18,6 +19,11 @@ export interface AnimClipInit {
   duration?: number;
   preInfinity?: InfinityType;
   postInfinity?: InfinityType;
+  /**
+   * How rotations interpolate when a sampling call does not say (`SampleOptions.rotation`):
+   * default `nlerp` (the fast mode); `slerp` for formats whose rule is slerp (glTF 2.0 Appendix C).
+   */
+  rotation?: Exclude<RotationMode, 'raw'>;
   events?: AnimEvent[];
   /** Format facts that belong to this clip (e.g. Nebula `startKey`, `fadeInFrames`). */
   metadata?: Record<string, unknown>;
@@ -38,6 +44,8 @@ export class AnimClip {
   readonly duration: number;
   readonly preInfinity: InfinityType;
   readonly postInfinity: InfinityType;
+  /** Rotation interpolation when a sampling call does not choose one. */
+  readonly rotation: Exclude<RotationMode, 'raw'>;
   /** Sorted by time. */
   readonly events: readonly AnimEvent[];
   readonly metadata: Readonly<Record<string, unknown>>;
@@ -62,7 +70,7 @@ export class AnimClip {
           `clip "${init.name}" curve ${i}: ${c.keys.values.length} floats, expected 4 × keyCount = ${4 * this.keyCount}`,
         );
       }
-      if (c.keys.encoding === 'keyed') checkKeyed(init.name, i, c.keys);
+      if (c.keys.encoding === 'keyed' || c.keys.encoding === 'cubic') checkTimed(init.name, i, c.keys);
       if (c.keys.encoding === 'static' && c.keys.value.length !== 4) {
         throw new UsageError(`clip "${init.name}" curve ${i}: a static value has 4 floats, got ${c.keys.value.length}`);
       }
@@ -77,16 +85,23 @@ export class AnimClip {
     }
     this.preInfinity = init.preInfinity ?? InfinityType.Constant;
     this.postInfinity = init.postInfinity ?? InfinityType.Constant;
+    this.rotation = init.rotation ?? 'nlerp';
+    if (this.rotation !== 'nlerp' && this.rotation !== 'slerp') {
+      throw new UsageError(`clip "${init.name}": rotation must be 'nlerp' or 'slerp', got ${JSON.stringify(init.rotation)}`);
+    }
     this.events = [...(init.events ?? [])].sort((a, b) => a.time - b.time);
     this.metadata = init.metadata ?? {};
   }
 
-  /** Number of stored keys over all curves (static curves count one; unity curves their keys over all lanes). */
+  /**
+   * Number of stored keys over all curves (static curves count one; cubic keys one each, tangents
+   * included; unity curves their keys over all lanes).
+   */
   get storedKeyCount(): number {
     let n = 0;
     for (const c of this.curves) {
       if (c.keys.encoding === 'uniform') n += this.keyCount;
-      else if (c.keys.encoding === 'keyed') n += c.keys.times.length;
+      else if (c.keys.encoding === 'keyed' || c.keys.encoding === 'cubic') n += c.keys.times.length;
       else if (c.keys.encoding === 'unity') for (const l of c.keys.lanes) n += l.time.length;
       else n += 1;
     }
@@ -96,14 +111,20 @@ export class AnimClip {
 
 function lastKeyTime(curves: readonly AnimCurve[]): number {
   let t = 0;
-  for (const c of curves) if (c.keys.encoding === 'keyed') t = Math.max(t, c.keys.times[c.keys.times.length - 1]!);
+  for (const c of curves) {
+    if (c.keys.encoding === 'keyed' || c.keys.encoding === 'cubic') t = Math.max(t, c.keys.times[c.keys.times.length - 1]!);
+  }
   return t;
 }
 
-function checkKeyed(clip: string, i: number, keys: KeyedKeys): void {
+function checkTimed(clip: string, i: number, keys: KeyedKeys | CubicKeys): void {
   const n = keys.times.length;
-  if (n < 1 || keys.values.length !== 4 * n) {
-    throw new UsageError(`clip "${clip}" curve ${i}: ${n} key times and ${keys.values.length} floats; need ≥ 1 key and 4 floats per key`);
+  const perKey = keys.encoding === 'cubic' ? 12 : 4;
+  if (n < 1 || keys.values.length !== perKey * n) {
+    throw new UsageError(`clip "${clip}" curve ${i}: ${n} key times and ${keys.values.length} floats; need ≥ 1 key and ${perKey} floats per key`);
+  }
+  if (keys.encoding === 'keyed' && keys.interpolation !== undefined && keys.interpolation !== 'linear' && keys.interpolation !== 'step') {
+    throw new UsageError(`clip "${clip}" curve ${i}: interpolation must be 'linear' or 'step', got ${JSON.stringify(keys.interpolation)}`);
   }
   for (let k = 0; k < n; k++) {
     if (!Number.isFinite(keys.times[k]!) || (k > 0 && keys.times[k]! < keys.times[k - 1]!)) {

@@ -26,14 +26,38 @@ export interface UniformKeys {
 }
 
 /**
- * float4 keys at their own times (AAF channels, Meteor frames). Before the first key the curve
- * holds key 0, from the last key on it holds the last key; equal neighbouring times are a step.
+ * float4 keys at their own times (AAF channels, Meteor frames, glTF LINEAR and STEP samplers).
+ * Before the first key the curve holds key 0, from the last key on it holds the last key; equal
+ * neighbouring times are a step (the later key wins from that time on). Between keys k and k+1:
+ * `linear` interpolates (lerp; rotations along the shorter arc between the two keys as stored,
+ * glTF 2.0 Appendix C), `step` holds key k (on a key's exact time, that key).
  */
 export interface KeyedKeys {
   readonly encoding: 'keyed';
   /** Seconds, non-decreasing, finite; at least one. */
   readonly times: Float32Array;
   /** `4 × times.length` floats: key k is `values[4k .. 4k+3]`. */
+  readonly values: Float32Array;
+  /** Default `linear`. */
+  readonly interpolation?: 'linear' | 'step';
+}
+
+/**
+ * Cubic Hermite keys at their own times (glTF CUBICSPLINE samplers, glTF 2.0 Appendix C): per key
+ * an in-tangent, a value and an out-tangent, each a float4. Between keys k and k+1, with
+ * `d = times[k+1] − times[k]` and `s = (t − times[k]) / d`, the sample is
+ * `(2s³−3s²+1)·v_k + d(s³−2s²+s)·out_k + (−2s³+3s²)·v_k+1 + d(s³−s²)·in_k+1`; rotations are
+ * normalised after evaluation. Before the first key the curve holds value 0, from the last key on
+ * the last value, on a key's exact time that value as stored (tangents never leak out).
+ */
+export interface CubicKeys {
+  readonly encoding: 'cubic';
+  /** Seconds, non-decreasing, finite; at least one. */
+  readonly times: Float32Array;
+  /**
+   * `12 × times.length` floats: key k's in-tangent at `12k`, value at `12k + 4`, out-tangent at
+   * `12k + 8` (x y z w each; tangents in value units per second).
+   */
   readonly values: Float32Array;
 }
 
@@ -50,7 +74,7 @@ export interface UnityKeys {
 }
 
 /** A curve's keys in one of the key encodings, told apart by `encoding`. */
-export type CurveKeys = StaticKeys | UniformKeys | KeyedKeys | UnityKeys;
+export type CurveKeys = StaticKeys | UniformKeys | KeyedKeys | CubicKeys | UnityKeys;
 
 /**
  * One animated float4 channel of a clip (after Nebula3 `CoreAnimation::AnimCurve`).

@@ -1,5 +1,5 @@
 export { CurveType, CURVE_TYPES } from './curve-type.js';
-export type { AnimCurve, CurveKeys, CurveTarget, KeyedKeys, StaticKeys, UniformKeys, UnityKeys } from './curve.js';
+export type { AnimCurve, CubicKeys, CurveKeys, CurveTarget, KeyedKeys, StaticKeys, UniformKeys, UnityKeys } from './curve.js';
 export {
   UnityWrapMode,
   UnityWeightedMode,
@@ -17,6 +17,7 @@ export { AnimClip, type AnimClipInit } from './clip.js';
 export { Skeleton, type Joint, type JointPose } from './skeleton.js';
 export type { Mesh } from './mesh.js';
 export type { SkinnedMesh } from './skinned-mesh.js';
+export { type Skin, skeletonInverseBindMatrices } from './skin.js';
 export { AnimResource, type AnimResourceInit } from './resource.js';
 export type { RotationMode, SampleOptions, MixOptions, SampleArrays } from './sample-options.js';
 export type { BlendLayer, BlendMode, BlendOptions, BlendRule } from './blend-options.js';

@@ -2,7 +2,8 @@ import type { CurveKeys } from './curve.js';
 
 /**
  * The value a curve holds where it does not animate (static curves, inactive curves): its static
- * value, else its first key — for Unity curves each lane's first key value (missing lanes 0).
+ * value, else its first key — for cubic curves key 0's value (not its in-tangent), for Unity
+ * curves each lane's first key value (missing lanes 0).
  * Returns a new `Float32Array` of 4 floats.
  */
 export function restValue(keys: CurveKeys): Float32Array {
@@ -12,6 +13,8 @@ export function restValue(keys: CurveKeys): Float32Array {
     case 'uniform':
     case 'keyed':
       return keys.values.slice(0, 4);
+    case 'cubic':
+      return keys.values.slice(4, 8);
     case 'unity':
       return Float32Array.from({ length: 4 }, (_, i) => keys.lanes[i]?.value[0] ?? 0);
   }

@@ -2,6 +2,7 @@ import { lstatSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { AnimCore } from '../core/index.js';
 import { toGltfDocument, writeGlb, writeGltf } from '../export/gltf.js';
+import { gltfSourceDocument } from '../formats/gltf/index.js';
 import { animJson } from '../export/json.js';
 import { formatHandler } from '../formats/registry.js';
 import { isExpected, isFsError, reasonOf } from './errors.js';
@@ -103,8 +104,9 @@ function refusal(job: ConvertJob, targets: readonly string[]): ConvertResult | u
 
 /**
  * Opens one file (with its companions), resamples every clip to `fps` and writes it as `target`:
- * glb / gltf through `toGltfDocument`, json through `animJson`, nax3 through `toNax3` (at the
- * nearest whole-millisecond key duration, events moved to the nearest key). Existing outputs are
+ * glb / gltf through `toGltfDocument` (for a glTF input its own document, animations replaced),
+ * json through `animJson`, nax3 through `toNax3` (at the nearest whole-millisecond key duration,
+ * events moved to the nearest key). Existing outputs are
  * handled by `refusal` before the file is read. Outputs are written with `writeOutputsAtomically`
  * (temporary files, then renames: an old output is replaced whole or not at all) and recorded in
  * the output log. Every error becomes a failed result, so the batch goes on: animcore's and the
@@ -131,7 +133,9 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
       let warnings: readonly string[] = [];
       const notes: string[] = [];
       if (job.target === 'glb' || job.target === 'gltf') {
-        const exported = toGltfDocument(core, resource, { fps: job.fps });
+        // A glTF input keeps its meshes, skins, materials and textures: only its animations are rewritten.
+        const source = gltfSourceDocument(resource);
+        const exported = toGltfDocument(core, resource, { fps: job.fps, ...(source && { source }) });
         files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: await writeGlb(exported.document) }] : await writeGltf(exported.document, name);
         ({ counts, warnings } = exported);
       } else if (job.target === 'json') {

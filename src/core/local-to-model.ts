@@ -1,4 +1,4 @@
-import { type JointBinding, parentsFirstOrder } from '../anim/index.js';
+import type { JointBinding } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { LTM_BINDINGS, LTM_HEADER_SIZE, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND } from '../../assembly/layout.js';
 import type { KernelRuntime, RuntimeOwner } from './runtime.js';
@@ -43,7 +43,7 @@ export class LocalToModelJob {
       bindings >>> 2,
     );
     joints.forEach((j, i) => f32.set([...j.rest.translation, 0, ...j.rest.rotation, ...j.rest.scale, 0], (rest >>> 2) + 12 * i));
-    u32.set(parentsFirstOrder(joints), order >>> 2);
+    u32.set(binding.skeleton.order, order >>> 2);
   }
 
   /**

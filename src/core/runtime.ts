@@ -69,8 +69,8 @@ export class KernelRuntime extends KernelMemory {
   }
 
   /**
-   * The block of `clip` and the kernel flags for `options` (`sampleType`, `rotation`,
-   * `timeFactor`): the guards the sampler, sample-many and resample share.
+   * The block of `clip` and the kernel flags for `options` (`sampleType`, `rotation` — by default
+   * the clip's own `rotation` —, `timeFactor`): the guards the sampler, sample-many and resample share.
    * @throws UsageError when the clip is not loaded, `timeFactor` is not finite, or `rotation: 'raw'`
    *   is asked of a clip that is not Unity-curve (clips of static curves only sample raw as stored)
    */
@@ -81,8 +81,8 @@ export class KernelRuntime extends KernelMemory {
     if (options.rotation === 'raw' && !loaded.raw) {
       throw new UsageError(`rotation 'raw' is only offered for Unity-curve clips (MRTK); clip "${clip.name}" is ${loaded.name}`);
     }
-    const flags =
-      (options.sampleType === 'step' ? FLAG_STEP : 0) | (options.rotation === 'slerp' ? FLAG_SLERP : 0) | (options.rotation === 'raw' ? FLAG_RAW : 0);
+    const rotation = options.rotation ?? clip.rotation;
+    const flags = (options.sampleType === 'step' ? FLAG_STEP : 0) | (rotation === 'slerp' ? FLAG_SLERP : 0) | (rotation === 'raw' ? FLAG_RAW : 0);
     return { loaded, flags, timeFactor };
   }
 }

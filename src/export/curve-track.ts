@@ -1,4 +1,4 @@
-import { alignRotationKeys, type AnimClip, type AnimCurve, withClosingKey } from '../anim/index.js';
+import { type AnimClip, type AnimCurve, withClosingKey } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 
 /** The keys of one glTF animation sampler: `times` in seconds (strictly increasing), float4 `values`. */
@@ -14,12 +14,15 @@ export interface CurveTrack {
  * sampler reproduces the curve over [0, clip.duration]:
  * - `static` → one key at 0; `uniform` → key k at k·keyDuration, and for a cycling clip
  *   (post-infinity `cycle`) the closing key (key 0 once more, `withClosingKey`) at
- *   keyCount·keyDuration, since the last interval runs back to key 0 (spec nebula.md §3.3); `keyed` → its own times, equal neighbouring times
- *   (a step) moved up to the next float32 so the times strictly increase, as glTF requires;
- * - rotations normalised and sign-continuous (each key in its predecessor's hemisphere,
- *   `alignRotationKeys`), the glTF rule for LINEAR quaternion samplers;
+ *   keyCount·keyDuration, since the last interval runs back to key 0 (spec nebula.md §3.3);
+ *   `keyed` → its own times, equal neighbouring times (a step) moved up to the next float32 so the
+ *   times strictly increase, as glTF requires; a `step` keyed curve gets before each later key
+ *   the previous value once more, one float32 step earlier, so that a LINEAR sampler holds it;
+ * - rotations normalised; uniform ones sign-continuous (each key in its predecessor's hemisphere,
+ *   as the core aligns them), keyed ones with their signs as stored (the core and glTF's LINEAR
+ *   sampler both take the shorter arc per key pair);
  * - a track whose keys are all equal collapses to one key at 0.
- * @throws UsageError for `unity` curves (resample them first)
+ * @throws UsageError for `unity` and `cubic` curves (resample them first)
  */
 export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
   const keys = curve.keys;
@@ -29,7 +32,8 @@ export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
     case 'static':
       return { times: new Float32Array(1), values: curve.curveType === 'rotation' ? normalised(keys.value.slice(0, 4)) : keys.value.slice(0, 4) };
     case 'unity':
-      throw new UsageError(`curve ${curve.target.joint}.${curve.target.property} has Unity keys; resample the clip before export`);
+    case 'cubic':
+      throw new UsageError(`curve ${curve.target.joint}.${curve.target.property} has ${keys.encoding} keys; resample the clip before export`);
     case 'uniform': {
       const n = clip.keyCount + (clip.postInfinity === 'cycle' ? 1 : 0);
       times = Float32Array.from({ length: n }, (_, k) => k * clip.keyDuration);
@@ -37,12 +41,28 @@ export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
       break;
     }
     case 'keyed':
-      times = increasing(keys.times);
-      values = curve.curveType === 'rotation' ? alignRotationKeys(keys.values, times.length).subarray(0, 4 * times.length) : keys.values;
+      [times, values] = keys.interpolation === 'step' ? held(keys.times, keys.values) : [keys.times, keys.values];
+      times = increasing(times);
       break;
   }
   if (curve.curveType === 'rotation') values = normalised(values.slice());
   return allEqual(values) ? { times: new Float32Array(1), values: values.slice(0, 4) } : { times, values };
+}
+
+/** Step keys as linear ones: before each later key, the previous value one float32 step earlier. */
+function held(times: Float32Array, values: Float32Array): [Float32Array, Float32Array] {
+  const n = times.length;
+  const t = new Float32Array(2 * n - 1);
+  const v = new Float32Array(4 * (2 * n - 1));
+  for (let k = 0; k < n; k++) {
+    if (k > 0) {
+      t[2 * k - 1] = -nextFloat32(-times[k]!);
+      v.set(values.subarray(4 * (k - 1), 4 * k), 4 * (2 * k - 1));
+    }
+    t[2 * k] = times[k]!;
+    v.set(values.subarray(4 * k, 4 * k + 4), 8 * k);
+  }
+  return [t, v];
 }
 
 /** `times` with every time not above its predecessor moved to the next float32 after it. */

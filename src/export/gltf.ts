@@ -1,5 +1,6 @@
-import { type Accessor, type Buffer, Document, WebIO } from '@gltf-transform/core';
-import type { AnimClip, AnimResource } from '../anim/index.js';
+import { type Accessor, type Buffer, Document, type Node, WebIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import type { AnimClip, AnimCurve, AnimResource } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
 import { type CurveTrack, curveTrack } from './curve-track.js';
 import { exportClip } from './export-clip.js';
@@ -18,6 +19,13 @@ export interface GltfExportOptions {
   fps?: number;
   /** Sampler interpolation: `linear` (default; glTF slerp for rotations) or `step` (animcore `sampleType: 'step'`). */
   interpolation?: 'linear' | 'step';
+  /**
+   * The glTF document `resource` was read from (`gltfSourceDocument`). Its animations are replaced
+   * by the exported clips, driving its nodes by skeleton index, and everything else (nodes,
+   * meshes, skins, materials, textures, extensions) is kept; its buffers are merged into one.
+   * The document is modified and returned.
+   */
+  source?: Document;
 }
 
 /** A resource as a glTF document, and what went into it. */
@@ -42,19 +50,15 @@ export interface GltfExport {
  * - animation `extras.animcore`: `bools` (Bool curves such as MRTK tracked/pinching:
  *   `{ joint, property, times, values }`, seconds and 0/1, each value held until the next time)
  *   and `events` (`{ name, category, time }`, seconds).
+ * - `weights/<k>` curves of a node with a mesh (glTF morph target weights) as one `weights` channel
+ *   per node, when they share their key times.
+ * With `options.source`, the source document with its animations replaced instead.
  * `resource` is loaded into `core` when a clip must be resampled.
  * @throws UsageError for an `fps` that is not a finite number > 0
  */
 export function toGltfDocument(core: AnimCore, resource: AnimResource, options: GltfExportOptions = {}): GltfExport {
-  const document = new Document();
-  document.getRoot().getAsset().generator = 'animcore';
-  const buffer = document.createBuffer();
   const clips = resource.clips.map((c) => exportClip(core, c, options.fps));
-  const nodes = jointNodes(document, resource, clips);
-  const scene = document.createScene(resource.format);
-  addRigidMeshes(document, buffer, resource.meshes, nodes.skeleton);
-  for (const node of [...nodes.roots, ...addSkinnedMeshes(document, buffer, resource.skins, nodes.skeleton)]) scene.addChild(node);
-  document.getRoot().setDefaultScene(scene);
+  const { document, buffer, nodes } = options.source ? withoutAnimations(options.source, resource) : newDocument(resource, clips);
   const counts: ExportCounts = { clips: clips.length, keysIn: 0, keysOut: 0 };
   const skipped = new Map<string, number>();
   const times = new TimesCache(document, buffer);
@@ -64,6 +68,42 @@ export function toGltfDocument(core: AnimCore, resource: AnimResource, options: 
   });
   const warnings = [...skipped].map(([what, n]) => `${n} ${what} curve(s) drive no glTF node property; not exported`);
   return { document, clips, counts, warnings };
+}
+
+/** A new document of the resource's nodes and meshes. */
+function newDocument(resource: AnimResource, clips: readonly AnimClip[]): { document: Document; buffer: Buffer; nodes: JointNodes } {
+  const document = new Document();
+  document.getRoot().getAsset().generator = 'animcore';
+  const buffer = document.createBuffer();
+  const nodes = jointNodes(document, resource, clips);
+  const scene = document.createScene(resource.format);
+  addRigidMeshes(document, buffer, resource.meshes, nodes.skeleton);
+  for (const node of [...nodes.roots, ...addSkinnedMeshes(document, buffer, resource.skins, nodes.skeleton)]) scene.addChild(node);
+  document.getRoot().setDefaultScene(scene);
+  return { document, buffer, nodes };
+}
+
+/** The source document without its animations (and their accessors), buffers merged into one; skeleton joint i is node i. */
+function withoutAnimations(document: Document, resource: AnimResource): { document: Document; buffer: Buffer; nodes: JointNodes } {
+  const root = document.getRoot();
+  const orphans = new Set<Accessor>();
+  for (const animation of root.listAnimations()) {
+    for (const sampler of animation.listSamplers()) for (const a of [sampler.getInput(), sampler.getOutput()]) if (a) orphans.add(a);
+    for (const channel of animation.listChannels()) channel.dispose();
+    for (const sampler of animation.listSamplers()) sampler.dispose();
+    animation.dispose();
+  }
+  for (const a of orphans) if (a.listParents().every((p) => p === root)) a.dispose();
+  const [buffer = document.createBuffer(), ...others] = root.listBuffers();
+  for (const a of root.listAccessors()) a.setBuffer(buffer);
+  for (const b of others) b.dispose();
+  const list = root.listNodes();
+  const joints = resource.skeleton?.joints ?? [];
+  const byName = new Map<string, Node>();
+  joints.forEach((j, i) => {
+    if (list[i] && !byName.has(j.name)) byName.set(j.name, list[i]!);
+  });
+  return { document, buffer, nodes: { byName, skeleton: list, roots: list.filter((n) => n.getParentNode() === null) } };
 }
 
 /** Adds one animation for `clip`; returns the keys written (channels and bools). */
@@ -80,8 +120,28 @@ function addAnimation(
   const driven = new Set<string>();
   const bools: { joint: string | null; property: string; times: number[]; values: number[] }[] = [];
   let keys = 0;
+  const morphs = morphCurves(clip, nodes);
+  for (const [node, curves] of morphs) {
+    const tracks = curves.map((c) => curveTrack(clip, c));
+    const n = tracks[0]!.times.length;
+    if (!tracks.every((t) => t.times.length === n && t.times.every((x, k) => x === tracks[0]!.times[k]))) {
+      const what = 'float "weights/<k>" (key times differ between targets)';
+      skipped.set(what, (skipped.get(what) ?? 0) + curves.length);
+      continue;
+    }
+    const values = new Float32Array(n * tracks.length);
+    for (let k = 0; k < n; k++) tracks.forEach((t, m) => (values[k * tracks.length + m] = t.values[4 * k]!));
+    const sampler = document
+      .createAnimationSampler()
+      .setInput(times.accessor(tracks[0]!))
+      .setOutput(document.createAccessor().setType('SCALAR').setArray(values).setBuffer(buffer))
+      .setInterpolation(interpolation === 'step' ? 'STEP' : 'LINEAR');
+    animation.addSampler(sampler).addChannel(document.createAnimationChannel().setTargetNode(node).setTargetPath('weights').setSampler(sampler));
+    keys += n * tracks.length;
+  }
+  const morphed = new Set([...morphs.values()].flat());
   for (const curve of clip.curves) {
-    if (!curve.active) continue;
+    if (!curve.active || morphed.has(curve)) continue;
     const { joint, property } = curve.target;
     if (curve.curveType === 'bool') {
       const track = boolTrack(curveTrack(clip, curve));
@@ -109,6 +169,28 @@ function addAnimation(
   const events = clip.events.map((e) => ({ name: e.name, category: e.category, time: e.time }));
   if (bools.length > 0 || events.length > 0) animation.setExtras({ animcore: { bools, events } });
   return keys;
+}
+
+/**
+ * Active `weights/<k>` curves of each node with a mesh whose morph targets they cover exactly
+ * (`weights/0` … `weights/N-1` of its N targets, first curve per target), by node.
+ */
+function morphCurves(clip: AnimClip, nodes: JointNodes): Map<Node, AnimCurve[]> {
+  const byNode = new Map<Node, AnimCurve[]>();
+  for (const curve of clip.curves) {
+    const k = /^weights\/(\d+)$/.exec(curve.target.property);
+    const node = curve.target.joint === null ? undefined : nodes.byName.get(curve.target.joint);
+    if (!curve.active || !k || !node) continue;
+    const list = byNode.get(node) ?? [];
+    list[Number(k[1])] ??= curve;
+    byNode.set(node, list);
+  }
+  for (const [node, list] of byNode) {
+    const targets = node.getMesh()?.listPrimitives()[0]?.listTargets().length ?? 0;
+    const complete = targets > 0 && list.length === targets && [...list].every((c) => c !== undefined);
+    if (!complete) byNode.delete(node);
+  }
+  return byNode;
 }
 
 /** Track values as glTF wants them: x y z w for rotations, x y z otherwise. */
@@ -152,7 +234,12 @@ export interface OutputFile {
  * Works in browsers and Node (WebIO needs no file system to write).
  */
 export function writeGlb(document: Document): Promise<Uint8Array> {
-  return new WebIO().writeBinary(document);
+  return io().writeBinary(document);
+}
+
+/** glTF-Transform's I/O with its extensions, so that a document read with them (e.g. KHR_mesh_quantization) is written with them. */
+function io(): WebIO {
+  return new WebIO().registerExtensions(ALL_EXTENSIONS);
 }
 
 /**
@@ -162,7 +249,7 @@ export function writeGlb(document: Document): Promise<Uint8Array> {
 export async function writeGltf(document: Document, name: string): Promise<OutputFile[]> {
   // A URI is percent-encoded (glTF 2.0 §3.3.2, RFC 3986): a `#` or space in the file name must still load.
   for (const b of document.getRoot().listBuffers()) b.setURI(encodeURIComponent(`${name}.bin`));
-  const { json, resources } = await new WebIO().writeJSON(document);
+  const { json, resources } = await io().writeJSON(document);
   return [
     { name: `${name}.gltf`, bytes: new TextEncoder().encode(JSON.stringify(json, null, 2)) },
     ...Object.entries(resources).map(([uri, bytes]) => ({ name: decodeURIComponent(uri), bytes })),

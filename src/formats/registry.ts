@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { aafHandler } from './aaf/handler.js';
+import { gltfHandler } from './gltf/handler.js';
 import type { CompanionRole, Detected, FormatHandler } from './handler.js';
 import { meteorHandler } from './meteor/handler.js';
 import { mrtkHandler } from './mrtk/handler.js';
@@ -10,7 +11,7 @@ import { nebulaHandler } from './nebula/handler.js';
  * (`priority`, highest first). The CLI's `--format` ids and companion options and the viewer's
  * file-set opening all come from this table.
  */
-export const FORMAT_HANDLERS: readonly FormatHandler[] = [nebulaHandler, meteorHandler, mrtkHandler, aafHandler].sort((a, b) => b.priority - a.priority);
+export const FORMAT_HANDLERS: readonly FormatHandler[] = [gltfHandler, nebulaHandler, meteorHandler, mrtkHandler, aafHandler].sort((a, b) => b.priority - a.priority);
 
 /** A file's format as detection found it: the handler and what it parsed (handed to `open`). */
 export interface Detection {

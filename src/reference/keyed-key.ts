@@ -1,12 +1,13 @@
 import type { KeyedKeys } from '../anim/index.js';
 
 /**
- * Keys and weight of a keyed curve at `t` seconds (twin of `keyedClipSample`'s look-up, spec
- * aaf.md §2.3): before the first key → key 0; else k = the last key with time ≤ t; at the last
- * key or beyond → hold it; otherwise interpolate k → k+1. Equal neighbouring times are a step.
- * `k1 === k0` means hold.
+ * Keys and weight of a curve with its own key times (keyed or cubic) at `t` seconds (twin of the
+ * kernels' look-up, spec aaf.md §2.3, glTF 2.0 Appendix C): before the first key → key 0; else
+ * k = the last key with time ≤ t; at the last key or beyond → hold it; otherwise interpolate
+ * k → k+1 with weight w = (t − t[k]) / (t[k+1] − t[k]) in float32. Equal neighbouring times are
+ * a step. `k1 === k0` means hold.
  */
-export function keyedKeyPair(keys: KeyedKeys, t: number): { k0: number; k1: number; w: number } {
+export function keyedKeyPair(keys: Pick<KeyedKeys, 'times'>, t: number): { k0: number; k1: number; w: number } {
   const times = keys.times;
   const n = times.length;
   if (t < times[0]!) return { k0: 0, k1: 0, w: 0 };

@@ -1,11 +1,11 @@
-import { type JointBinding, parentsFirstOrder, type SampleArrays } from '../anim/index.js';
+import type { JointBinding, SampleArrays } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 
 /**
  * Plain-TypeScript twin of the core's `localToModel` (assembly/local-to-model.ts), in float64:
  * per joint the local T·R·S from the bound curves' samples (rest pose where a joint property has
  * no curve or its sample count is 0), composed down the hierarchy (joints visited parents first,
- * `parentsFirstOrder`) into model-space 4×4 matrices, column-major.
+ * `skeleton.order`) into model-space 4×4 matrices, column-major.
  * @param samples float4 per curve of the binding's clip (`4 × binding.curveCount` floats)
  * @param out `16 × skeleton.size` floats, written
  * @throws UsageError when `samples` or `out` is too small
@@ -17,7 +17,7 @@ export function referenceLocalToModel(samples: SampleArrays, binding: JointBindi
   }
   if (out.length < 16 * joints.length) throw new UsageError(`out needs ${16 * joints.length} floats, has ${out.length}`);
   const model: Float64Array[] = [];
-  for (const i of parentsFirstOrder(joints)) {
+  for (const i of binding.skeleton.order) {
     const joint = joints[i]!;
     const value = (p: number, rest: readonly number[]): number[] => {
       const c = binding.curves[3 * i + p]!;

@@ -19,7 +19,7 @@ function dot(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number)
 }
 
 /** q / |q|; a zero rotation (|q|² < 1e-12) is identity (assembly/quat.ts). */
-function normalize(q: F4): F4 {
+export function normalize(q: F4): F4 {
   const len = Math.hypot(q[0], q[1], q[2], q[3]);
   if (len * len < MIN_LENGTH_SQ) return [...IDENTITY];
   return [q[0] / len, q[1] / len, q[2] / len, q[3] / len];

@@ -5,3 +5,5 @@ export { SkeletonPlayer, type SkeletonPlayerOptions } from './skeleton-player.js
 export { InstancedBoneTexture, type InstancedBoneTextureOptions } from './instanced-bone-texture.js';
 export { AnimcoreMixer, type AnimcoreMixerOptions, type AnimcoreMixerEventMap } from './animcore-mixer.js';
 export { AnimcoreAction, type ActionFrame, type ActionHost } from './animcore-action.js';
+export { fromGltfLoader, type GltfLoaderResult, type GltfLoaderResource } from './from-gltf-loader.js';
+export { ScenePlayer } from './scene-player.js';

@@ -16,17 +16,17 @@ export const UNITY_BAKE_RATE = UNITY_EXPORT_FPS;
  * local-to-model does). Duration is the clip's.
  *
  * Keys are the glTF exporter's tracks (`curveTrack`): uniform curves at `k × keyDuration` (plus the
- * closing key 0 of a cycling clip), keyed curves at their own times, static curves one key,
- * rotations sign-aligned and normalised. Unity-curve clips (MRTK) are first baked at
- * `UNITY_BAKE_RATE` keys per second by `core`'s resampler (`exportClip`). three.js slerps
+ * closing key 0 of a cycling clip), keyed curves at their own times (step curves held), static
+ * curves one key, rotations normalised. Clips with Unity-curve (MRTK) or cubic-spline keys are
+ * first baked at `UNITY_BAKE_RATE` keys per second by `core`'s resampler (`exportClip`). three.js slerps
  * rotations and lerps the rest: play with `rotation: 'slerp'` to match. Pre-infinity is not
  * represented (three.js clamps or loops the whole clip).
- * @throws UsageError for a Unity-curve clip without `core`
+ * @throws UsageError for a clip with Unity-curve or cubic keys without `core`
  */
 export function toThreeAnimationClip(clip: AnimClip, skeleton: Skeleton, core?: AnimCore): AnimationClip {
-  const unity = clip.curves.some((c) => c.keys.encoding === 'unity');
-  if (unity && core === undefined) throw new UsageError(`clip "${clip.name}" has Unity curves: pass the core that bakes them`);
-  const keyed = unity ? exportClip(core!, clip) : clip;
+  const curved = clip.curves.some((c) => c.keys.encoding === 'unity' || c.keys.encoding === 'cubic');
+  if (curved && core === undefined) throw new UsageError(`clip "${clip.name}" has Unity-curve or cubic keys: pass the core that bakes them`);
+  const keyed = curved ? exportClip(core!, clip) : clip;
   const binding = bindJoints(keyed.curves, skeleton);
   const tracks: KeyframeTrack[] = [];
   skeleton.joints.forEach((joint, j) => {

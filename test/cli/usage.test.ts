@@ -33,7 +33,7 @@ describe('animcore options come from the format registry', () => {
   ])('%s --format foo is a usage error (exit 2) naming the known ids', (...args) => {
     const r = run(...args, '--format', 'foo');
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/unknown format "foo"; known formats: meteor, nebula, mrtk, aaf/);
+    expect(r.stderr).toMatch(/unknown format "foo"; known formats: gltf, meteor, nebula, mrtk, aaf/);
   });
 });
 

@@ -39,7 +39,7 @@ describe('format folders and the registry', () => {
 
   it('an unknown format id is a UsageError naming the known ones', async () => {
     expect(() => formatHandler('foo')).toThrow(UsageError);
-    expect(() => formatHandler('foo')).toThrow(/known formats: meteor, nebula, mrtk, aaf/);
+    expect(() => formatHandler('foo')).toThrow(/known formats: gltf, meteor, nebula, mrtk, aaf/);
     await expect(openFormatFile({ name: 'x', bytes: new Uint8Array(4) }, { format: 'foo' })).rejects.toThrow(UsageError);
   });
 

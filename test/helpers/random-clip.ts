@@ -63,7 +63,11 @@ export const arbitraryUniformClip = fc
       }),
   );
 
-/** Random keyed clips: 1–10 curves of every type, 1–8 keys at random non-decreasing times (steps included). */
+/**
+ * Random keyed clips: 1–10 curves of every type, 1–8 keys at random non-decreasing times (steps
+ * included), each curve `linear` or `step`, rotations with random signs (so key pairs on both
+ * sides of the shorter arc).
+ */
 export const arbitraryKeyedClip = fc
   .record({
     pre: fc.constantFrom(InfinityType.Constant, InfinityType.Cycle),
@@ -76,6 +80,7 @@ export const arbitraryKeyedClip = fc
         ...spec.curves.map((c) =>
           fc.integer({ min: 1, max: 8 }).chain((n) =>
             fc.tuple(
+              fc.constantFrom<'linear' | 'step'>('linear', 'linear', 'step'),
               // Quantised steps make equal neighbouring times (a step) common.
               fc.array(fc.integer({ min: 0, max: 4 }), { minLength: n, maxLength: n }).map((steps) => {
                 let t = -0.25;
@@ -90,14 +95,14 @@ export const arbitraryKeyedClip = fc
       )
       .map((perCurve) => {
         const curves: AnimCurve[] = spec.curves.map((c, i) => {
-          const [times, keys] = perCurve[i]!;
+          const [interpolation, times, keys] = perCurve[i]!;
           return {
             curveType: c.curveType,
             active: c.active,
             target: { joint: `j${i}`, property: c.curveType },
             keys: c.isStatic
               ? { encoding: 'static', value: Float32Array.from(keys[0]!) }
-              : { encoding: 'keyed', times: Float32Array.from(times), values: Float32Array.from(keys.flat()) },
+              : { encoding: 'keyed', times: Float32Array.from(times), values: Float32Array.from(keys.flat()), interpolation },
           };
         });
         return new AnimClip({ name: 'random-keyed', curves, preInfinity: spec.pre, postInfinity: spec.post });

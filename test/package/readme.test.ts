@@ -17,7 +17,7 @@ const root = join(import.meta.dirname, '..', '..');
 const out = join(root, 'test-results', 'readme');
 
 /** Fixture files the README's examples open, by fixture folder. */
-const FILES = { nebula: ['Unit_Footman.nax3', 'Unit_Footman.constants'], meteor: ['p0.amb', 'P0.bnc', 'P0.pos', 'p0.skc'] };
+const FILES = { nebula: ['Unit_Footman.nax3', 'Unit_Footman.constants'], meteor: ['p0.amb', 'P0.bnc', 'P0.pos', 'p0.skc'], gltf: ['CesiumMan.glb'] };
 
 /** What a block prints, for the blocks whose output the README states. */
 const PRINTS: { block: string; stdout: string }[] = [
@@ -82,11 +82,9 @@ describe('README code blocks', () => {
     const stdout = execFileSync(process.execPath, [script], { cwd, encoding: 'utf8' });
     const expected = PRINTS.find((p) => block.code.includes(p.block));
     if (expected) expect(stdout).toBe(expected.stdout);
-    // The export example writes its files.
-    if (block.code.includes('writeGlb')) {
-      for (const name of ['Unit_Footman.glb', 'Unit_Footman.gltf', 'Unit_Footman.bin', 'Unit_Footman.json']) {
-        expect(existsSync(join(cwd, name)) && statSync(join(cwd, name)).size > 0, name).toBe(true);
-      }
-    }
+    // The export examples write their files.
+    const written = [...block.code.matchAll(/writeFileSync\('([^']+)'/g)].map((m) => m[1]!);
+    if (block.code.includes('writeGltf(')) written.push('Unit_Footman.gltf', 'Unit_Footman.bin');
+    for (const name of written) expect(existsSync(join(cwd, name)) && statSync(join(cwd, name)).size > 0, name).toBe(true);
   });
 });

@@ -14,8 +14,8 @@ const MIN_TICK_PX = 70;
 
 /**
  * Plots one curve of a clip over [0, duration]: the sampled lanes x y z w (as the core samples
- * them) with a legend, its keys as dots, for Unity curves each key's in/out tangents as short
- * strokes, a time axis in seconds, and the playback time as a vertical line.
+ * them) with a legend, its keys as dots, for Unity and cubic curves each key's in/out tangents as
+ * short strokes, a time axis in seconds, and the playback time as a vertical line.
  */
 export function drawCurve(canvas: HTMLCanvasElement, core: AnimCore, clip: AnimClip, index: number, time: number): void {
   const g = canvas.getContext('2d')!;
@@ -83,7 +83,7 @@ interface KeyPoint {
   lane: number;
   time: number;
   value: number;
-  /** Unity in/out tangents (value per second). */
+  /** Unity or glTF cubic-spline in/out tangents (value per second). */
   tangents?: [number, number];
 }
 
@@ -98,6 +98,10 @@ function keyPoints(clip: AnimClip, curve: AnimCurve): KeyPoint[] {
       return Array.from({ length: clip.keyCount }, (_, k) => lanes.map((lane) => ({ lane, time: k * clip.keyDuration, value: keys.values[4 * k + lane]! }))).flat();
     case 'keyed':
       return Array.from(keys.times, (time, k) => lanes.map((lane) => ({ lane, time, value: keys.values[4 * k + lane]! }))).flat();
+    case 'cubic':
+      return Array.from(keys.times, (time, k) =>
+        lanes.map((lane) => ({ lane, time, value: keys.values[12 * k + 4 + lane]!, tangents: [keys.values[12 * k + lane]!, keys.values[12 * k + 8 + lane]!] as [number, number] })),
+      ).flat();
     case 'unity':
       return keys.lanes.flatMap((l, lane) =>
         Array.from(l.time, (time, k) => ({ lane, time, value: l.value[k]!, tangents: [l.inTangent[k]!, l.outTangent[k]!] as [number, number] })),

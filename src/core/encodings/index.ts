@@ -5,6 +5,7 @@ import { clipLayout, isSlot, rotationsLast } from '../clip-layout.js';
 import type { KernelMemory } from '../kernel-memory.js';
 import { writeClipBlock } from './clip-block.js';
 import type { EncodingName, KeyEncoding } from './key-encoding.js';
+import { cubicEncoding } from './cubic.js';
 import { keyedEncoding } from './keyed.js';
 import { uniformEncoding } from './uniform.js';
 import { unityEncoding } from './unity.js';
@@ -16,6 +17,7 @@ export const KEY_ENCODINGS: Readonly<Record<EncodingName, KeyEncoding>> = {
   uniform: uniformEncoding,
   keyed: keyedEncoding,
   unity: unityEncoding,
+  cubic: cubicEncoding,
 };
 
 /** A clip copied into wasm memory: the kernel kind and block that sample it, and what to free. */

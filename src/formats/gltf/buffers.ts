@@ -1,0 +1,61 @@
+import { BufferUtils } from '@gltf-transform/core';
+import { array, fail, integer, type JsonObject, object, optionalString } from './json-fields.js';
+
+/**
+ * Reads a file a glTF document names by relative URI (an external `.bin` buffer, an image), given
+ * the URI with its percent-escapes decoded; `undefined` when there is no such file.
+ */
+export type GltfResourceReader = (uri: string) => Uint8Array | undefined | Promise<Uint8Array | undefined>;
+
+/**
+ * The bytes of every buffer of the document (glTF 2.0 §3.6.1): the GLB `BIN` chunk for a buffer
+ * without `uri` in a `.glb`, a decoded `data:` URI, or the file `readResource` returns. Each holds
+ * at least `byteLength` bytes (a GLB chunk may add up to 3 bytes of padding).
+ * @throws FormatError naming `/buffers/<i>` (or its `uri`) for a missing or short buffer
+ */
+export async function readBuffers(json: JsonObject, bin: Uint8Array | undefined, readResource: GltfResourceReader | undefined): Promise<Uint8Array[]> {
+  const defs = array(json.buffers, '/buffers');
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < defs.length; i++) {
+    const pointer = `/buffers/${i}`;
+    const def = object(defs[i], pointer);
+    const byteLength = integer(def.byteLength, `${pointer}/byteLength`, 1);
+    const uri = optionalString(def.uri, `${pointer}/uri`);
+    let bytes: Uint8Array | undefined;
+    if (uri === undefined) {
+      if (i !== 0 || bin === undefined) fail(pointer, 'a buffer without `uri` must be buffer 0 of a .glb with a BIN chunk', 'missing-resource');
+      if (bin.length > byteLength + 3) fail(`${pointer}/byteLength`, `the BIN chunk holds ${bin.length} bytes, more than byteLength ${byteLength} plus padding`, 'size-mismatch');
+      bytes = bin;
+    } else if (uri.startsWith('data:')) {
+      bytes = decodeDataUri(uri, `${pointer}/uri`);
+    } else {
+      bytes = await readResourceUri(uri, `${pointer}/uri`, readResource);
+      if (bytes === undefined) fail(`${pointer}/uri`, `buffer file "${uri}" not found`, 'missing-resource');
+    }
+    if (bytes.length < byteLength) fail(`${pointer}/byteLength`, `buffer holds ${bytes.length} bytes, byteLength says ${byteLength}`, 'truncated');
+    out.push(bytes);
+  }
+  return out;
+}
+
+/** The bytes of a base64 `data:` URI. */
+export function decodeDataUri(uri: string, pointer: string): Uint8Array {
+  if (!/^data:[^,]*;base64,/.test(uri)) fail(pointer, 'a data: URI must be base64 (data:<type>;base64,<data>)', 'bad-uri');
+  try {
+    return BufferUtils.createBufferFromDataURI(uri);
+  } catch {
+    fail(pointer, 'the data: URI is not valid base64', 'bad-uri');
+  }
+}
+
+/** The file behind a relative URI (percent-escapes decoded), or undefined. */
+export async function readResourceUri(uri: string, pointer: string, readResource: GltfResourceReader | undefined): Promise<Uint8Array | undefined> {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(uri)) fail(pointer, `only relative file URIs and data: URIs are read, not "${uri}"`, 'bad-uri');
+  let path: string;
+  try {
+    path = decodeURIComponent(uri);
+  } catch {
+    fail(pointer, `"${uri}" is not a valid URI`, 'bad-uri');
+  }
+  return readResource === undefined ? undefined : await readResource(path);
+}

@@ -1,0 +1,91 @@
+import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import { FormatError } from '../../errors.js';
+import { ByteReader } from '../binary.js';
+
+/** GLB magic `glTF` and chunk types (glTF 2.0 §4.4 "Binary glTF Layout"), little-endian u32s. */
+const GLB_MAGIC = 0x46546c67;
+const CHUNK_JSON = 0x4e4f534a;
+const CHUNK_BIN = 0x004e4942;
+
+/** A glTF file split into its JSON document and, for `.glb`, the binary chunk. */
+export interface GltfContainer {
+  readonly container: 'glb' | 'gltf';
+  /** The parsed JSON document (not yet checked against the schema). */
+  readonly json: unknown;
+  /** The GLB `BIN` chunk's data (buffer 0 when that buffer has no `uri`), if any. */
+  readonly bin: Uint8Array | undefined;
+  /** Byte offset of the JSON text in the file (0 for `.gltf`, 20 for `.glb`). */
+  readonly jsonOffset: number;
+}
+
+/** Whether `bytes` start with the GLB magic. */
+export function isGlb(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46;
+}
+
+/**
+ * Whether `bytes` look like glTF JSON: the first character that is not whitespace (after an
+ * optional UTF-8 byte order mark) is `{` and the first 64 KiB name an `"asset"` property.
+ */
+export function looksLikeGltfJson(bytes: Uint8Array): boolean {
+  const head = new TextDecoder().decode(bytes.subarray(0, 64 * 1024)).replace(/^\uFEFF/, '');
+  return /^\s*\{/.test(head) && head.includes('"asset"');
+}
+
+/**
+ * Splits a `.glb` (glTF 2.0 §4.4: 12-byte header, a JSON chunk, an optional BIN chunk; chunks of
+ * unknown type are skipped) or reads a `.gltf` (UTF-8 JSON) and parses its JSON.
+ * @throws FormatError (format `gltf`) with the byte offset for a bad header, a truncated file or
+ *   chunk, a length field that disagrees with the file, or JSON that does not parse
+ */
+export function readGltfContainer(bytes: Uint8Array): GltfContainer {
+  if (!isGlb(bytes)) return { container: 'gltf', json: parseJson(bytes, 0), bin: undefined, jsonOffset: 0 };
+  const r = new ByteReader(bytes, 'gltf');
+  r.u32('GLB magic');
+  const version = r.u32('GLB version');
+  if (version !== 2) r.fail('bad-version', `GLB version ${version}; only glTF 2.0 (version 2) is read`, 4);
+  const length = r.u32('GLB length');
+  if (length > bytes.length) r.fail('truncated', `the GLB header says ${length} bytes, the file has ${bytes.length}`, bytes.length);
+  if (length < bytes.length) r.fail('trailing-bytes', `the GLB header says ${length} bytes, the file has ${bytes.length}`, length);
+  let json: unknown;
+  let bin: Uint8Array | undefined;
+  let jsonOffset = 0;
+  for (let chunk = 0; r.remaining > 0; chunk++) {
+    const at = r.offset;
+    const chunkLength = r.u32(`chunk ${chunk} length`);
+    const type = r.u32(`chunk ${chunk} type`);
+    if (chunkLength > r.remaining) r.fail('truncated', `chunk ${chunk} says ${chunkLength} bytes, ${r.remaining} remain`, at);
+    const data = bytes.subarray(r.offset, r.offset + chunkLength);
+    if (chunk === 0) {
+      if (type !== CHUNK_JSON) r.fail('bad-chunk', `the first chunk must be JSON (type 0x4E4F534A), found 0x${type.toString(16).toUpperCase()}`, at + 4);
+      jsonOffset = r.offset;
+      json = parseJson(data, jsonOffset);
+    } else if (chunk === 1 && type === CHUNK_BIN) {
+      bin = data;
+    }
+    r.skip(chunkLength, `chunk ${chunk}`);
+  }
+  if (json === undefined) r.fail('truncated', 'the GLB has no JSON chunk', 12);
+  return { container: 'glb', json, bin, jsonOffset };
+}
+
+/**
+ * The JSON document of UTF-8 text starting at byte `offset` of the file. A syntax error is a
+ * `FormatError` at the byte offset where the text stops being JSON (located with jsonc-parser in
+ * strict mode: no comments, no trailing commas).
+ */
+function parseJson(bytes: Uint8Array, offset: number): unknown {
+  const text = new TextDecoder().decode(bytes);
+  const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  try {
+    return JSON.parse(bom ? text.slice(1) : text);
+  } catch {
+    const errors: ParseError[] = [];
+    parse(text.slice(bom), errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const first = errors[0];
+    const char = bom + (first?.offset ?? text.length);
+    const at = offset + new TextEncoder().encode(text.slice(0, char)).length;
+    const why = first ? printParseErrorCode(first.error) : 'not JSON';
+    throw new FormatError('gltf', 'bad-json', { offset: at }, `the glTF JSON does not parse (${why})`);
+  }
+}

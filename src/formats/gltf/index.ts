@@ -1,0 +1,3 @@
+export { openGltf, gltfSourceDocument, type GltfFiles } from './open.js';
+export { readGltfContainer, isGlb, looksLikeGltfJson, type GltfContainer } from './container.js';
+export type { GltfResourceReader } from './buffers.js';

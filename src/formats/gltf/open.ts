@@ -1,0 +1,90 @@
+import type { Document } from '@gltf-transform/core';
+import { AnimResource } from '../../anim/index.js';
+import { type GltfResourceReader, readBuffers, readResourceUri } from './buffers.js';
+import { checkDocument } from './check-document.js';
+import { type GltfContainer, readGltfContainer } from './container.js';
+import { array, object, type JsonObject } from './json-fields.js';
+import { READ_EXTENSIONS, readDocument } from './read-document.js';
+import { gltfClips } from './to-clips.js';
+import { gltfMeshes } from './to-meshes.js';
+import { gltfSkeleton } from './to-skeleton.js';
+import { uniqueNames } from './unique-names.js';
+
+/** The files of one glTF asset for `openGltf`. */
+export interface GltfFiles {
+  /** The `.glb` or `.gltf` file, or its container already split by `readGltfContainer`. */
+  gltf: Uint8Array | GltfContainer;
+  /**
+   * Reads the files the document names by relative URI: external buffers (`.bin` beside a
+   * `.gltf`) and images. Without it only `.glb` chunks and `data:` URIs are read; a missing
+   * buffer is a `FormatError`, a missing image a warning.
+   */
+  resources?: GltfResourceReader;
+}
+
+const documents = new WeakMap<AnimResource, Document>();
+
+/**
+ * Opens a glTF 2.0 asset (`.glb`, or `.gltf` with external or `data:` buffers) through
+ * glTF-Transform into an `AnimResource` of format `gltf`:
+ * - `skeleton`: every node in index order, named by `node.name` (`node<i>` without one; a
+ *   duplicate gets `#<i>`), with its parent and rest transform, and the skins (`gltfSkeleton`);
+ * - `clips`: one per animation (`gltfClips`: keyed LINEAR/STEP and cubic CUBICSPLINE curves,
+ *   rotations slerped by default as glTF 2.0 Appendix C says);
+ * - `meshes` and `skins`: triangle primitives as rigid and skinned meshes (`gltfMeshes`);
+ * - `info`: container, generator, counts and extensions; `warnings`: what was left out and why.
+ * The glTF-Transform `Document` stays available through `gltfSourceDocument(resource)`.
+ * @throws FormatError (format `gltf`) naming the byte offset (container, JSON syntax) or the JSON
+ *   pointer (structure, accessors out of range, counts that disagree, keys that are not finite)
+ */
+export async function openGltf(files: GltfFiles): Promise<AnimResource> {
+  const container = files.gltf instanceof Uint8Array ? readGltfContainer(files.gltf) : files.gltf;
+  const json = object(container.json, '');
+  const buffers = await readBuffers(json, container.bin, files.resources);
+  const collections = checkDocument(json, buffers, READ_EXTENSIONS);
+  const warnings: string[] = [];
+  const images = new Map<string, Uint8Array>();
+  for (const [i, image] of collections.images!.entries()) {
+    const uri = image.uri as string | undefined;
+    if (image.bufferView !== undefined || uri === undefined || uri.startsWith('data:')) continue;
+    const bytes = await readResourceUri(uri, `/images/${i}/uri`, files.resources);
+    if (bytes === undefined) warnings.push(`/images/${i}: image file "${uri}" not found; left out`);
+    else images.set(uri, bytes);
+  }
+  const document = await readDocument(json, buffers, images, warnings);
+  const names = uniqueNames(
+    collections.nodes!.map((n) => n.name as string | undefined),
+    'node',
+  );
+  const skeleton = gltfSkeleton(document, collections, names, warnings);
+  const clips = gltfClips(document, collections, names, warnings);
+  const { meshes, skins } = gltfMeshes(document, skeleton, warnings);
+  const resource = new AnimResource({ format: 'gltf', clips, skeleton, meshes, skins, info: info(container, json, collections.nodes!.length), warnings });
+  documents.set(resource, document);
+  return resource;
+}
+
+/**
+ * The glTF-Transform `Document` that `openGltf` read `resource` from (meshes, materials, textures
+ * and all), or undefined for resources of other origins. Writers that change only the animations
+ * edit a clone of it.
+ */
+export function gltfSourceDocument(resource: AnimResource): Document | undefined {
+  return documents.get(resource);
+}
+
+function info(container: GltfContainer, json: JsonObject, nodes: number): Record<string, unknown> {
+  const asset = json.asset as JsonObject;
+  const count = (name: string) => array(json[name], `/${name}`).length;
+  return {
+    container: container.container,
+    version: asset.version,
+    generator: asset.generator ?? null,
+    nodes,
+    meshes: count('meshes'),
+    skins: count('skins'),
+    animations: count('animations'),
+    extensionsUsed: json.extensionsUsed ?? [],
+    extensionsRequired: json.extensionsRequired ?? [],
+  };
+}

@@ -1,0 +1,103 @@
+import type { Document } from '@gltf-transform/core';
+import { AnimClip, type AnimCurve, type CurveKeys, type CurveType } from '../../anim/index.js';
+import { accessorFloats } from './accessor-values.js';
+import { type GltfCollections, morphTargetCount, PATH_TYPES, TYPE_COMPONENTS } from './check-document.js';
+import { fail, type JsonObject } from './json-fields.js';
+import { uniqueNames } from './unique-names.js';
+
+const CURVE_TYPES: Readonly<Record<string, CurveType>> = { translation: 'translation', rotation: 'rotation', scale: 'scale', weights: 'float' };
+
+/**
+ * One `AnimClip` per glTF animation (glTF 2.0 §3.11), named by the animation (`animation<i>`
+ * without a name; duplicates get `#<i>`), in file order. Each channel gives curves in channel
+ * order: translation, rotation or scale one curve, `weights` of N morph targets N `float` curves
+ * (`weights/0` … `weights/N-1`, value in x); the target is `{ joint: names[node], property }`.
+ * Keys: LINEAR and STEP samplers → `keyed` curves with that interpolation, CUBICSPLINE → `cubic`
+ * curves (in-tangent, value, out-tangent per key). Outputs are decoded per spec (normalized
+ * integers included); translation and scale have w = 0. Clips hold the first and last key before
+ * and after the keys (constant infinity), time 0 is glTF time 0, the duration is the latest key
+ * time, and rotations slerp by default (Appendix C). Channels with no node or a path of an
+ * extension are left out with a warning.
+ * @throws FormatError naming the sampler's `input` or `output` for a key time or value that is not
+ *   finite, or times that decrease
+ */
+export function gltfClips(document: Document, c: GltfCollections, nodeNames: readonly string[], warnings: string[]): AnimClip[] {
+  const accessors = document.getRoot().listAccessors();
+  const names = uniqueNames(
+    c.animations!.map((a) => a.name as string | undefined),
+    'animation',
+  );
+  return c.animations!.map((animation, a) => {
+    const p = `/animations/${a}`;
+    const samplers = animation.samplers as JsonObject[];
+    const decoded = new Map<number, { times: Float32Array; values: Float32Array }>();
+    const curves: AnimCurve[] = [];
+    let start = Infinity;
+    (animation.channels as JsonObject[]).forEach((channel, k) => {
+      const target = channel.target as JsonObject;
+      const path = target.path as string;
+      if (target.node === undefined || PATH_TYPES[path] === undefined) {
+        warnings.push(`${p}/channels/${k}: a "${path}" channel${target.node === undefined ? ' without a node' : ''} is not a glTF 2.0 core target; left out`);
+        return;
+      }
+      const s = channel.sampler as number;
+      const sampler = samplers[s]!;
+      if (!decoded.has(s)) {
+        decoded.set(s, {
+          times: keyTimes(accessorFloats(accessors[sampler.input as number]!), `${p}/samplers/${s}/input`, warnings),
+          values: keyValues(accessorFloats(accessors[sampler.output as number]!), `${p}/samplers/${s}/output`),
+        });
+      }
+      const { times, values } = decoded.get(s)!;
+      start = Math.min(start, times[0]!);
+      const node = target.node as number;
+      const interpolation = (sampler.interpolation as string | undefined) ?? 'LINEAR';
+      const width = TYPE_COMPONENTS[PATH_TYPES[path]!]!;
+      const targets = path === 'weights' ? morphTargetCount(c, c.nodes![node]!) : 1;
+      for (let m = 0; m < targets; m++) {
+        curves.push({
+          curveType: CURVE_TYPES[path]!,
+          target: { joint: nodeNames[node]!, property: path === 'weights' ? `weights/${m}` : path },
+          active: true,
+          keys: curveKeys(times, values, interpolation, width, targets, m),
+        });
+      }
+    });
+    return new AnimClip({ name: names[a]!, curves, rotation: 'slerp', metadata: { index: a, start: Number.isFinite(start) ? start : 0 } });
+  });
+}
+
+/** Key times, checked: finite and non-decreasing (equal neighbours, which the spec forbids, are kept as a step and reported). */
+function keyTimes(times: Float32Array, pointer: string, warnings: string[]): Float32Array {
+  let equal = 0;
+  for (let k = 0; k < times.length; k++) {
+    if (!Number.isFinite(times[k]!)) fail(pointer, `key time ${k} is ${times[k]}`, 'bad-value');
+    if (k > 0 && times[k]! < times[k - 1]!) fail(pointer, `key time ${k} (${times[k]} s) is before key time ${k - 1} (${times[k - 1]} s)`, 'bad-value');
+    if (k > 0 && times[k] === times[k - 1]) equal++;
+  }
+  if (equal > 0) warnings.push(`${pointer}: ${equal} key time(s) equal to the one before (glTF requires increasing times); each is a step`);
+  return times.slice();
+}
+
+function keyValues(values: Float32Array, pointer: string): Float32Array {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i]!)) fail(pointer, `output value ${i} is ${values[i]}`, 'bad-value');
+  return values;
+}
+
+/**
+ * Float4 keys of lane group `m` of a sampler's output: `width` components per element, `targets`
+ * elements per key and group (morph weights), and for CUBICSPLINE the groups of in-tangents,
+ * values and out-tangents one after the other per key (§3.11, Appendix C).
+ */
+function curveKeys(times: Float32Array, values: Float32Array, interpolation: string, width: number, targets: number, m: number): CurveKeys {
+  const n = times.length;
+  const element = (e: number, out: Float32Array, at: number) => out.set(values.subarray(width * e, width * e + width), at);
+  if (interpolation === 'CUBICSPLINE') {
+    const out = new Float32Array(12 * n);
+    for (let k = 0; k < n; k++) for (let part = 0; part < 3; part++) element((3 * k + part) * targets + m, out, 12 * k + 4 * part);
+    return { encoding: 'cubic', times, values: out };
+  }
+  const out = new Float32Array(4 * n);
+  for (let k = 0; k < n; k++) element(k * targets + m, out, 4 * k);
+  return { encoding: 'keyed', times, values: out, interpolation: interpolation === 'STEP' ? 'step' : 'linear' };
+}

@@ -1,0 +1,198 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FormatError } from '../../src/errors.js';
+import { openGltf } from '../../src/formats/gltf/index.js';
+import { haveFixtures, readFixture } from '../helpers/fixtures.js';
+import { f32Bytes, packGlb, unpackGlb } from '../helpers/glb.js';
+
+/** One node, one animation: translation keys at 0 and 1 s (bytes 0–7 times, 8–31 values). */
+function smallGltf(): { json: any; bin: Uint8Array } {
+  const bin = new Uint8Array([...f32Bytes([0, 1]), ...f32Bytes([0, 0, 0, 1, 2, 3])]);
+  const json = {
+    asset: { version: '2.0' },
+    buffers: [{ byteLength: bin.length }],
+    bufferViews: [
+      { buffer: 0, byteOffset: 0, byteLength: 8 },
+      { buffer: 0, byteOffset: 8, byteLength: 24 },
+    ],
+    accessors: [
+      { bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR', min: [0], max: [1] },
+      { bufferView: 1, componentType: 5126, count: 2, type: 'VEC3' },
+    ],
+    nodes: [{ name: 'a' }],
+    animations: [{ samplers: [{ input: 0, output: 1 }], channels: [{ sampler: 0, target: { node: 0, path: 'translation' } }] }],
+  };
+  return { json, bin };
+}
+
+async function formatError(bytes: Uint8Array, resources?: (uri: string) => Uint8Array | undefined): Promise<FormatError> {
+  try {
+    await openGltf({ gltf: bytes, resources });
+  } catch (e) {
+    expect(e).toBeInstanceOf(FormatError);
+    return e as FormatError;
+  }
+  throw new Error('expected a FormatError');
+}
+
+/** The small document with `edit` applied to its JSON (and bin). */
+function edited(edit: (json: any, bin: Uint8Array) => void): Uint8Array {
+  const { json, bin } = smallGltf();
+  edit(json, bin);
+  return packGlb(json, bin);
+}
+
+describe('bad glTF ends in a FormatError that says where', () => {
+  it('reads the small document (the base of the cases below)', async () => {
+    const { json, bin } = smallGltf();
+    const r = await openGltf({ gltf: packGlb(json, bin) });
+    expect(r.clips[0]!.curves[0]!.keys).toMatchObject({ encoding: 'keyed', times: Float32Array.of(0, 1) });
+  });
+
+  it('names the byte offset of a truncated or overlong .glb', async () => {
+    const { json, bin } = smallGltf();
+    const glb = packGlb(json, bin);
+    for (const n of [3, 11, 12, 19, 30, glb.length - 1]) {
+      const e = await formatError(glb.subarray(0, n));
+      expect(e.offset, `${n} bytes`).toBeLessThanOrEqual(n);
+      expect(e.message).toMatch(/byte \d+/);
+    }
+    const longer = new Uint8Array(glb.length + 4);
+    longer.set(glb);
+    expect((await formatError(longer)).code).toBe('trailing-bytes');
+  });
+
+  it('names the byte offset where the JSON stops parsing (.gltf and .glb)', async () => {
+    const text = '{"asset": {"version": "2.0"},\n "nodes": [{"name": "a",}]}';
+    const e = await formatError(new TextEncoder().encode(text));
+    expect(e.code).toBe('bad-json');
+    expect(e.offset).toBe(text.indexOf('}]'));
+    const glb = packGlb({ asset: { version: '2.0' } });
+    glb[20] = 0x5b; // '[' where '{' was: the document no longer closes
+    expect((await formatError(glb)).offset).toBeGreaterThanOrEqual(20);
+    expect((await formatError(new TextEncoder().encode('{"asset": {"version": "2.0"}'))).offset).toBe(28);
+  });
+
+  it('names the JSON pointer of an accessor outside its buffer view, and of a view outside its buffer', async () => {
+    let e = await formatError(edited((j) => (j.accessors[1].count = 3)));
+    expect([e.pointer, e.code]).toEqual(['/accessors/1', 'out-of-range']);
+    e = await formatError(edited((j) => (j.accessors[1].byteOffset = 4)));
+    expect(e.pointer).toBe('/accessors/1');
+    e = await formatError(edited((j) => (j.bufferViews[1].byteLength = 28)));
+    expect(e.pointer).toBe('/bufferViews/1');
+    e = await formatError(edited((j) => (j.accessors[0].bufferView = 7)));
+    expect([e.pointer, e.code]).toEqual(['/accessors/0/bufferView', 'bad-index']);
+    e = await formatError(edited((j) => (j.bufferViews[1].byteStride = 8)));
+    expect(e.pointer).toBe('/accessors/1');
+  });
+
+  it('names the sampler output when counts disagree, and the channel when its path needs another type', async () => {
+    let e = await formatError(
+      edited((j) => {
+        j.accessors[0].count = 1;
+        j.bufferViews[0].byteLength = 4;
+      }),
+    );
+    expect([e.pointer, e.code]).toEqual(['/animations/0/samplers/0/output', 'bad-count']);
+    e = await formatError(edited((j) => (j.animations[0].samplers[0].interpolation = 'CUBICSPLINE')));
+    expect(e.pointer).toBe('/animations/0/samplers/0/output');
+    e = await formatError(edited((j) => (j.animations[0].channels[0].target.path = 'rotation')));
+    expect(e.pointer).toBe('/animations/0/samplers/0/output');
+    e = await formatError(
+      edited((j) => {
+        j.animations[0].channels[0].target.path = 'weights';
+        Object.assign(j.accessors[1], { type: 'SCALAR', count: 6 });
+      }),
+    );
+    expect(e.pointer).toBe('/animations/0/channels/0/target/node');
+    e = await formatError(edited((j) => (j.animations[0].samplers[0].interpolation = 'SMOOTH')));
+    expect(e.pointer).toBe('/animations/0/samplers/0/interpolation');
+    e = await formatError(edited((j) => (j.animations[0].channels[0].sampler = 1)));
+    expect(e.pointer).toBe('/animations/0/channels/0/sampler');
+  });
+
+  it('names the sampler input or output holding a NaN, an infinity or decreasing times', async () => {
+    let e = await formatError(edited((_, bin) => bin.set(f32Bytes([NaN]), 16)));
+    expect([e.pointer, e.code]).toEqual(['/animations/0/samplers/0/output', 'bad-value']);
+    e = await formatError(edited((_, bin) => bin.set(f32Bytes([Infinity]), 4)));
+    expect(e.pointer).toBe('/animations/0/samplers/0/input');
+    e = await formatError(edited((_, bin) => bin.set(f32Bytes([2]), 0)));
+    expect(e.message).toMatch(/before key time 0/);
+  });
+
+  it('refuses node cycles, shared children, a missing buffer and unknown required extensions', async () => {
+    let e = await formatError(edited((j) => j.nodes.push({ children: [2] }, { children: [1] })));
+    expect([e.pointer, e.code]).toEqual(['/nodes/1', 'bad-hierarchy']);
+    e = await formatError(edited((j) => j.nodes.push({ children: [0] }, { children: [0] })));
+    expect(e.pointer).toBe('/nodes/2/children/0');
+    e = await formatError(edited((j) => j.nodes.push({ children: [1] })));
+    expect(e.pointer).toBe('/nodes/1/children/0');
+    const { json } = smallGltf();
+    json.buffers[0] = { byteLength: 32, uri: 'keys.bin' };
+    const text = new TextEncoder().encode(JSON.stringify(json));
+    e = await formatError(text);
+    expect([e.pointer, e.code]).toEqual(['/buffers/0/uri', 'missing-resource']);
+    e = await formatError(text, () => new Uint8Array(16));
+    expect([e.pointer, e.code]).toEqual(['/buffers/0/byteLength', 'truncated']);
+    e = await formatError(edited((j) => (j.extensionsRequired = ['KHR_draco_mesh_compression'])));
+    expect([e.pointer, e.code]).toEqual(['/extensionsRequired/0', 'unsupported']);
+    e = await formatError(edited((j) => (j.asset.version = '1.0')));
+    expect(e.pointer).toBe('/asset/version');
+  });
+
+  it('refuses sparse indices that do not increase or exceed the count', async () => {
+    const e = await formatError(
+      edited((j, bin) => {
+        bin.set([1, 0], 0); // overwrite key time 0 with two u8 indices 1, 0 (decreasing)
+        j.accessors[1].sparse = { count: 2, indices: { bufferView: 0, componentType: 5121 }, values: { bufferView: 1 } };
+      }),
+    );
+    expect([e.pointer, e.code]).toEqual(['/accessors/1/sparse/indices', 'bad-value']);
+  });
+
+  it.skipIf(!haveFixtures('gltf'))('gives a FormatError or a resource, never another error, for any cut or corrupted fixture', async () => {
+    const glb = readFixture('gltf', 'BoxAnimated.glb');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: glb.length }),
+        fc.array(fc.record({ at: fc.nat({ max: glb.length - 1 }), value: fc.nat({ max: 255 }) }), { maxLength: 4 }),
+        async (length, flips) => {
+          const bytes = glb.slice(0, length);
+          for (const f of flips) if (f.at < bytes.length) bytes[f.at] = f.value;
+          try {
+            await openGltf({ gltf: bytes });
+          } catch (e) {
+            if (!(e instanceof FormatError)) throw e;
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it.skipIf(!haveFixtures('gltf'))('gives a FormatError or a resource for JSON values of the wrong type anywhere', async () => {
+    const { json, bin } = unpackGlb(readFixture('gltf', 'RiggedSimple.glb'));
+    const paths: (string | number)[][] = [];
+    const walk = (v: unknown, path: (string | number)[]) => {
+      paths.push(path);
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+      else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+    };
+    walk(json, []);
+    const replacements = [null, -1, 1.5, 'x', [], {}, 1e9, true];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...paths.filter((p) => p.length > 0)), fc.constantFrom(...replacements), async (path, value) => {
+        const copy = structuredClone(json);
+        let at: any = copy;
+        for (const key of path.slice(0, -1)) at = at[key];
+        at[path[path.length - 1]!] = value;
+        try {
+          await openGltf({ gltf: packGlb(copy, bin) });
+        } catch (e) {
+          if (!(e instanceof FormatError)) throw new Error(`${path.join('/')} = ${JSON.stringify(value)}: ${String(e)}`);
+        }
+      }),
+      { numRuns: 600 },
+    );
+  });
+});

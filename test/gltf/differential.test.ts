@@ -1,0 +1,50 @@
+import fc from 'fast-check';
+import { beforeAll, describe, it } from 'vitest';
+import { AnimClip, AnimResource, InfinityType } from '../../src/anim/index.js';
+import type { AnimCore } from '../../src/core/index.js';
+import { openGltf } from '../../src/formats/gltf/index.js';
+import { referenceSample } from '../../src/reference/index.js';
+import { expectCloseRelative, sampleArrays } from '../helpers/compare.js';
+import { BUILDS, createCore } from '../helpers/core.js';
+import { arbitraryChannels, randomGlb } from '../helpers/random-gltf.js';
+
+const options = fc.record({
+  rotation: fc.constantFrom<'nlerp' | 'slerp' | undefined>(undefined, 'nlerp', 'slerp'),
+  sampleType: fc.constantFrom<'linear' | 'step' | undefined>(undefined, undefined, 'step'),
+});
+
+describe.each(BUILDS)('random glTF animations through AnimCore equal the reference, %s build', (build) => {
+  let core: AnimCore;
+  beforeAll(async () => {
+    core = await createCore(build);
+  });
+
+  it('LINEAR, STEP and CUBICSPLINE channels (mixed in one clip), quantized outputs, any infinity, forward, backward and random times (1e-5)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        arbitraryChannels,
+        fc.array(fc.double({ min: -1, max: 7, noNaN: true }), { minLength: 1, maxLength: 12 }),
+        options,
+        fc.constantFrom(InfinityType.Constant, InfinityType.Cycle),
+        async (channels, times, sampleOptions, infinity) => {
+          const read = (await openGltf({ gltf: randomGlb(channels) })).clips[0]!;
+          const clip = new AnimClip({ name: read.name, curves: [...read.curves], rotation: read.rotation, preInfinity: infinity, postInfinity: infinity });
+          const resource = new AnimResource({ format: 'test', clips: [clip] });
+          core.load(resource);
+          const buf = core.createSampleBuffer(clip);
+          const ref = sampleArrays(clip.curves.length);
+          const keyTimes = channels.flatMap((c) => c.times);
+          const sorted = [...times, ...keyTimes].sort((a, b) => a - b);
+          for (const t of [...sorted, ...[...sorted].reverse(), ...times]) {
+            core.sampler.sample(clip, t, buf, sampleOptions);
+            referenceSample(clip, t, ref, sampleOptions);
+            expectCloseRelative(buf.samples, ref.samples, 1e-5);
+          }
+          buf.dispose();
+          resource.dispose();
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { bindJoints } from '../../src/anim/index.js';
+import { openGltf } from '../../src/formats/gltf/index.js';
+import { referenceLocalToModel } from '../../src/reference/index.js';
+import { f32Bytes, packGlb } from '../helpers/glb.js';
+
+const bytes = (typed: ArrayBufferView) => new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
+
+/** A document whose one buffer is `parts` laid end to end, each in its own buffer view (4-aligned), view i with `strides[i]`. */
+function withViews(parts: Uint8Array[], rest: Record<string, unknown>, strides: Record<number, number> = {}): Uint8Array {
+  const offsets: number[] = [];
+  let length = 0;
+  for (const p of parts) {
+    offsets.push(length);
+    length += (p.length + 3) & ~3;
+  }
+  const bin = new Uint8Array(length);
+  parts.forEach((p, i) => bin.set(p, offsets[i]));
+  return packGlb(
+    {
+      asset: { version: '2.0' },
+      buffers: [{ byteLength: length }],
+      bufferViews: parts.map((p, i) => ({ buffer: 0, byteOffset: offsets[i], byteLength: p.length, byteStride: strides[i] })),
+      ...rest,
+    },
+    bin,
+  );
+}
+
+describe('glTF accessors as the spec decodes them', () => {
+  it('decodes normalized BYTE and SHORT rotations (−128 and −32768 are exactly −1) and unsigned weights', async () => {
+    const glb = withViews(
+      [f32Bytes([0, 1]), bytes(Int8Array.of(-128, 127, 0, 64, 0, -127, 1, -1)), bytes(Int16Array.of(-32768, 32767, 0, 16384, 0, 0, -32767, 1)), bytes(Uint8Array.of(0, 255, 51, 102)), bytes(Uint16Array.of(65535, 0, 1, 2)), f32Bytes(new Array(9).fill(0))],
+      {
+        accessors: [
+          { bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR' },
+          { bufferView: 1, componentType: 5120, normalized: true, count: 2, type: 'VEC4' },
+          { bufferView: 2, componentType: 5122, normalized: true, count: 2, type: 'VEC4' },
+          { bufferView: 3, componentType: 5121, normalized: true, count: 4, type: 'SCALAR' },
+          { bufferView: 4, componentType: 5123, normalized: true, count: 4, type: 'SCALAR' },
+          { bufferView: 5, componentType: 5126, count: 3, type: 'VEC3' },
+        ],
+        meshes: [{ primitives: [{ attributes: { POSITION: 5 }, targets: [{ POSITION: 5 }, { POSITION: 5 }] }] }],
+        nodes: [{ name: 'byte' }, { name: 'short' }, { name: 'morph', mesh: 0 }],
+        animations: [
+          {
+            samplers: [
+              { input: 0, output: 1 },
+              { input: 0, output: 2 },
+              { input: 0, output: 3 },
+              { input: 0, output: 4, interpolation: 'STEP' },
+            ],
+            channels: [
+              { sampler: 0, target: { node: 0, path: 'rotation' } },
+              { sampler: 1, target: { node: 1, path: 'rotation' } },
+              { sampler: 2, target: { node: 2, path: 'weights' } },
+              { sampler: 3, target: { node: 2, path: 'weights' } },
+            ],
+          },
+        ],
+      },
+    );
+    const r = await openGltf({ gltf: glb });
+    const values = (c: number) => Array.from((r.clips[0]!.curves[c]!.keys as { values: Float32Array }).values);
+    expect(values(0)).toEqual([-1, 1, 0, Math.fround(64 / 127), 0, -1, Math.fround(1 / 127), Math.fround(-1 / 127)]);
+    expect(values(1)).toEqual([-1, 1, 0, Math.fround(16384 / 32767), 0, 0, -1, Math.fround(1 / 32767)]);
+    // weights of 2 targets: key k holds target 0 then target 1.
+    expect(values(2)).toEqual([0, 0, 0, 0, Math.fround(51 / 255), 0, 0, 0]);
+    expect(values(3)).toEqual([1, 0, 0, 0, Math.fround(102 / 255), 0, 0, 0]);
+    expect(values(4)).toEqual([1, 0, 0, 0, Math.fround(1 / 65535), 0, 0, 0]);
+    expect(r.clips[0]!.curves.map((c) => c.target.property)).toEqual(['rotation', 'rotation', 'weights/0', 'weights/1', 'weights/0', 'weights/1']);
+    expect(r.clips[0]!.curves[4]!.keys).toMatchObject({ encoding: 'keyed', interpolation: 'step' });
+    expect(r.skeleton!.joints[2]!.morphWeights).toEqual([0, 0]);
+  });
+
+  it('reads interleaved outputs (byteStride) and sparse outputs', async () => {
+    // Translation keys interleaved with padding: stride 16, 3 floats used.
+    const interleaved = f32Bytes([1, 2, 3, 99, 4, 5, 6, 99]);
+    const sparseIndices = bytes(Uint16Array.of(1));
+    const sparseValues = f32Bytes([7, 8, 9]);
+    const glb = withViews(
+      [f32Bytes([0, 1]), interleaved, sparseIndices, sparseValues],
+      {
+      accessors: [
+        { bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR' },
+        { bufferView: 1, componentType: 5126, count: 2, type: 'VEC3' },
+        { bufferView: 1, componentType: 5126, count: 2, type: 'VEC3', sparse: { count: 1, indices: { bufferView: 2, componentType: 5123 }, values: { bufferView: 3 } } },
+        { componentType: 5126, count: 2, type: 'VEC3', sparse: { count: 1, indices: { bufferView: 2, componentType: 5123 }, values: { bufferView: 3 } } },
+      ],
+      nodes: [{}, {}, {}],
+      animations: [
+        {
+          samplers: [
+            { input: 0, output: 1 },
+            { input: 0, output: 2 },
+            { input: 0, output: 3 },
+          ],
+          channels: [0, 1, 2].map((i) => ({ sampler: i, target: { node: i, path: 'translation' } })),
+        },
+      ],
+      },
+      { 1: 16 },
+    );
+    const r = await openGltf({ gltf: glb });
+    const values = (c: number) => Array.from((r.clips[0]!.curves[c]!.keys as { values: Float32Array }).values);
+    expect(values(0)).toEqual([1, 2, 3, 0, 4, 5, 6, 0]);
+    expect(values(1)).toEqual([1, 2, 3, 0, 7, 8, 9, 0]);
+    expect(values(2)).toEqual([0, 0, 0, 0, 7, 8, 9, 0]);
+    expect(r.clips[0]!.curves.map((c) => c.target.joint)).toEqual(['node0', 'node1', 'node2']);
+  });
+
+  it('reads data: URI buffers of a .gltf', async () => {
+    const bin = new Uint8Array([...f32Bytes([0, 2]), ...f32Bytes([0, 0, 0, 4, 4, 4])]);
+    const json = {
+      asset: { version: '2.0' },
+      buffers: [{ byteLength: bin.length, uri: `data:application/gltf-buffer;base64,${Buffer.from(bin).toString('base64')}` }],
+      bufferViews: [{ buffer: 0, byteLength: 32 }],
+      accessors: [
+        { bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR' },
+        { bufferView: 0, byteOffset: 8, componentType: 5126, count: 2, type: 'VEC3' },
+      ],
+      nodes: [{ name: 'n' }],
+      animations: [{ name: 'grow', samplers: [{ input: 0, output: 1 }], channels: [{ sampler: 0, target: { node: 0, path: 'scale' } }] }],
+    };
+    const r = await openGltf({ gltf: new TextEncoder().encode(JSON.stringify(json)) });
+    expect(r.info).toMatchObject({ container: 'gltf', nodes: 1, animations: 1 });
+    expect(r.clips[0]!.name).toBe('grow');
+    expect(r.clips[0]!.duration).toBe(2);
+    expect(Array.from((r.clips[0]!.curves[0]!.keys as { values: Float32Array }).values)).toEqual([0, 0, 0, 0, 4, 4, 4, 0]);
+  });
+});
+
+describe('glTF nodes as the skeleton', () => {
+  it('keeps every node in index order when children come before parents, and composes parents first', async () => {
+    const s = Math.SQRT1_2;
+    const json = {
+      asset: { version: '2.0' },
+      nodes: [
+        { name: 'hand', translation: [1, 0, 0] },
+        { name: 'arm', children: [0], rotation: [0, 0, s, s] },
+        { name: 'root', children: [1], translation: [0, 0, 5] },
+        { name: 'arm' },
+        {},
+        { matrix: [2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 7, 8, 9, 1] },
+      ],
+    };
+    const r = await openGltf({ gltf: new TextEncoder().encode(JSON.stringify(json)) });
+    const sk = r.skeleton!;
+    expect(sk.joints.map((j) => [j.name, j.parent])).toEqual([
+      ['hand', 1],
+      ['arm', 2],
+      ['root', -1],
+      ['arm#3', -1],
+      ['node4', -1],
+      ['node5', -1],
+    ]);
+    expect(Array.from(sk.order)).toEqual([2, 1, 0, 3, 4, 5]);
+    expect(sk.inIndexOrder).toBe(false);
+    expect(sk.joints[5]!.rest).toEqual({ translation: [7, 8, 9], rotation: [0, 0, 0, 1], scale: [2, 2, 2] });
+    const model = new Float32Array(16 * sk.size);
+    referenceLocalToModel({ samples: new Float32Array(0), counts: new Uint8Array(0) }, bindJoints([], sk), model);
+    // hand: root (0, 0, 5) · arm (90° about z) · (1, 0, 0) → (0, 1, 5).
+    expect(Array.from(model.subarray(12, 15)).map((v) => Math.round(v * 1e6) / 1e6 + 0)).toEqual([0, 1, 5]);
+  });
+});
