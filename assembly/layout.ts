@@ -136,6 +136,15 @@ export const SM_JOB = 68; // ptr: local-to-model job, 0 for samples only
 export const SM_INVERSE_BIND = 72; // ptr: 16 f32 per joint
 export const SM_MATRICES = 76; // ptr
 export const SM_MODEL = 80; // ptr: one instance's model-space scratch for skinning
+export const SM_LAYER_COUNT = 84; // u32 L: 0 plays CLIP_A (mixed with CLIP_B); else L layers blended
+export const SM_LAYERS = 88; // ptr: L layer records (SML_*)
+export const SM_BLEND = 92; // ptr: a blend block (BLEND_*) whose layer table holds the layers' scratch buffers
+// Per instance i and layer l with layers: time f64 at TIMES + 8(i·L + l), weight f32 at WEIGHTS + 4(i·L + l).
+// A sample-many layer record.
+export const SML_CLIP = 0; // ptr
+export const SML_KIND = 4; // u32 KIND_*
+export const SML_CURSORS = 8; // ptr: 16·C bytes per instance
+export const SML_SIZE = 16;
 export const SM_HEADER_SIZE = 96;
 
 // `sampleMany` outputs.

@@ -27,7 +27,22 @@ import {
   SM_TIMES,
   SM_TIMES_B,
   SM_WEIGHTS,
+  SM_LAYER_COUNT,
+  SM_LAYERS,
+  SM_BLEND,
+  SML_CLIP,
+  SML_KIND,
+  SML_CURSORS,
+  SML_SIZE,
+  BLEND_LAYERS,
+  BLEND_OUT,
+  BLEND_OUT_COUNTS,
+  LAYER_SAMPLES,
+  LAYER_COUNTS,
+  LAYER_WEIGHT,
+  LAYER_SIZE,
 } from './layout';
+import { blend } from './blend';
 import { localToModel, multiplyInPlace } from './local-to-model';
 import { mixSamples } from './mix';
 import { sampleClip } from './sample-clip';
@@ -60,11 +75,32 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
   const inverseBind = load<usize>(p, SM_INVERSE_BIND);
   const matrices = load<usize>(p, SM_MATRICES);
   const model = load<usize>(p, SM_MODEL);
+  const layerCount = <usize>load<u32>(p, SM_LAYER_COUNT);
+  const layers = load<usize>(p, SM_LAYERS);
+  const blendJob = load<usize>(p, SM_BLEND);
   for (let i: usize = 0; i < <usize>count; i++) {
     const s = samples + i * c * 16;
     const k = counts + i * c;
-    sampleClip(clipA, kindA, load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, flags, timeFactor);
-    if (clipB != 0) {
+    if (layerCount > 0) {
+      // Each layer into its scratch buffer of the blend block's table, then one blend into s.
+      const table = <usize>load<u32>(blendJob + BLEND_LAYERS);
+      for (let l: usize = 0; l < layerCount; l++) {
+        const rec = layers + l * SML_SIZE;
+        const entry = table + l * LAYER_SIZE;
+        const at = i * layerCount + l;
+        const layerSamples = <usize>load<u32>(entry + LAYER_SAMPLES);
+        const layerCounts = <usize>load<u32>(entry + LAYER_COUNTS);
+        const layerCursors = <usize>load<u32>(rec + SML_CURSORS) + i * c * 16;
+        sampleClip(<usize>load<u32>(rec + SML_CLIP), load<u32>(rec + SML_KIND), load<f64>(times + (at << 3)), layerSamples, layerCounts, layerCursors, flags, timeFactor);
+        store<f32>(entry + LAYER_WEIGHT, load<f32>(weights + (at << 2)));
+      }
+      store<u32>(blendJob + BLEND_OUT, <u32>s);
+      store<u32>(blendJob + BLEND_OUT_COUNTS, <u32>k);
+      blend(blendJob);
+    } else {
+      sampleClip(clipA, kindA, load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, flags, timeFactor);
+    }
+    if (layerCount == 0 && clipB != 0) {
       sampleClip(clipB, kindB, load<f64>(timesB + (i << 3)), samplesB, countsB, cursorsB + i * c * 16, flags, timeFactor);
       mixSamples(mixCurves, mixLinearCount, <u32>c, s, k, samplesB, countsB, load<f32>(weights + (i << 2)), s, k, mixFlags);
     }

@@ -97,13 +97,26 @@ export class BlendJob {
    *   reference, τ is negative or not finite, or the job was disposed
    */
   run(layers: readonly BlendJobLayer[], out: AnimSampleBuffer, options: BlendOptions = {}): void {
+    out.checkLive();
+    if (out.curveCount !== this.curveCount) throw new UsageError(`out has ${out.curveCount} curves, the job ${this.curveCount}`);
+    this.prepare(layers, options);
+    const u32 = this.runtime.u32;
+    u32[(this.ptr + BLEND_OUT) >>> 2] = out.samplesPtr;
+    u32[(this.ptr + BLEND_OUT_COUNTS) >>> 2] = out.countsPtr;
+    this.runtime.kernel.blend(this.ptr);
+  }
+
+  /**
+   * @internal writes the layer table, flags and τ without running (a `SampleManyJob` with layers
+   * runs the block per instance, setting weights and the output itself); checks as `run`.
+   * @returns the block's address
+   */
+  prepare(layers: readonly BlendJobLayer[], options: BlendOptions = {}): number {
     if (this.ptr === 0) throw new UsageError('this BlendJob was disposed');
     const n = this.curveCount;
     if (layers.length > this.maxLayers) throw new UsageError(`${layers.length} layers, the job holds at most ${this.maxLayers}`);
     const tau = options.threshold ?? 1;
     if (!(tau >= 0) || !Number.isFinite(tau)) throw new UsageError(`threshold must be a finite number ≥ 0, got ${tau}`);
-    out.checkLive();
-    if (out.curveCount !== n) throw new UsageError(`out has ${out.curveCount} curves, the job ${n}`);
     const { u32, f32 } = this.runtime;
     const p = this.ptr;
     const table = u32[(p + BLEND_LAYERS) >>> 2]!;
@@ -129,9 +142,7 @@ export class BlendJob {
     u32[(p + BLEND_LAYER_COUNT) >>> 2] = layers.length;
     u32[(p + BLEND_FLAGS) >>> 2] = (options.rotation === 'slerp' ? FLAG_SLERP : 0) | (options.rule === 'weighted' ? BLEND_WEIGHTED : 0);
     f32[(p + BLEND_THRESHOLD) >>> 2] = tau;
-    u32[(p + BLEND_OUT) >>> 2] = out.samplesPtr;
-    u32[(p + BLEND_OUT_COUNTS) >>> 2] = out.countsPtr;
-    this.runtime.kernel.blend(p);
+    return p;
   }
 
   /** Frees the job's memory. Safe to call twice. */

@@ -6,6 +6,6 @@ export { BlendJob, BlendMask, type BlendJobLayer } from './blend-job.js';
 export type { WasmBuild, WasmSource } from './load-module.js';
 export { LocalToModelJob, localToModel } from './local-to-model.js';
 export { resample, type ResampleOptions, type ResampleResult } from './resample.js';
-export { SampleManyJob, type SampleManyOptions, type SampleManyOutput } from './sample-many.js';
+export { SampleManyJob, SAMPLE_MANY_MAX_LAYERS, type SampleManyLayer, type SampleManyOptions, type SampleManyOutput } from './sample-many.js';
 export { restInverseBindMatrices } from './sample-many-inverse-bind.js';
 export type { RuntimeOwner } from './runtime.js';

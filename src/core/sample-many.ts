@@ -1,4 +1,4 @@
-import { type AnimClip, bindJoints, type JointBinding, type RotationMode, type Skeleton } from '../anim/index.js';
+import { type AnimClip, bindJoints, type BlendMode, type BlendOptions, type JointBinding, restValue, type RotationMode, type Skeleton } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import {
   CURSOR_BYTES_PER_CURVE,
@@ -28,7 +28,17 @@ import {
   SM_TIMES,
   SM_TIMES_B,
   SM_WEIGHTS,
+  SM_BLEND,
+  SM_LAYER_COUNT,
+  SM_LAYERS,
+  SML_CLIP,
+  SML_CURSORS,
+  SML_KIND,
+  SML_SIZE,
 } from '../../assembly/layout.js';
+import { BlendJob, BlendMask } from './blend-job.js';
+import { AnimSampleBuffer } from './sample-buffer.js';
+import { AnimSampler } from './sampler.js';
 import { rotationsLast } from './clip-layout.js';
 import { LocalToModelJob } from './local-to-model.js';
 import type { KernelRuntime, RuntimeOwner } from './runtime.js';
@@ -38,6 +48,18 @@ const OUTPUT_KINDS = { samples: OUTPUT_SAMPLES, model: OUTPUT_MODEL, skinning: O
 
 /** What `SampleManyJob.run` writes besides the samples. */
 export type SampleManyOutput = 'samples' | 'model' | 'skinning';
+
+/** One layer of a layered `SampleManyJob` (spec sequencer.md §3–§5): its clip, mask and mode. */
+export interface SampleManyLayer {
+  /** Loaded in the core; the curve count and types of `SampleManyOptions.clip`. */
+  clip: AnimClip;
+  /** Per-curve weights in [0, 1]. */
+  mask?: Float32Array | null;
+  /** Default `normal`. */
+  mode?: BlendMode;
+  /** `additive`: the clip time of the reference pose. Default 0. */
+  reference?: number;
+}
 
 /** Options of `AnimCore.createSampleMany`. */
 export interface SampleManyOptions {
@@ -70,7 +92,23 @@ export interface SampleManyOptions {
   timeFactor?: number;
   /** Rotation blend of the mix: `nlerp` (default) or `slerp`. */
   mixRotation?: 'nlerp' | 'slerp';
+  /**
+   * Up to 8 layers blended per instance instead of `clip` (and `mixWith`): each at its own time
+   * and weight per instance (`run(times, weights)` with `layers.length` values per instance), by
+   * the blend kernel's rules (`blend`). `clip` then only gives the curve layout the layers share.
+   */
+  layers?: readonly SampleManyLayer[];
+  /** The rule, rotation blend and τ of `layers` (`BlendJob`). Default priority, nlerp, τ = 1. */
+  blend?: BlendOptions;
+  /**
+   * `layers`: `4 × curveCount` rest values for curves no layer defines. Default: the skeleton's
+   * rest pose for the curves bound to it, else each curve's rest value in `clip`.
+   */
+  rest?: ArrayLike<number>;
 }
+
+/** The most layers a `SampleManyJob` blends. */
+export const SAMPLE_MANY_MAX_LAYERS = 8;
 
 /**
  * Batched playback (after ozz-animation's jobs): samples one clip — or a two-clip mix with a
@@ -101,6 +139,10 @@ export class SampleManyJob {
   private readonly mixFlags: number;
   private readonly timeFactor: number;
   private readonly runtime: KernelRuntime;
+  /** Layers per instance (0: `clip`, mixed with `mixWith`). */
+  readonly layerCount: number;
+  /** Wasm objects of the layers, freed with the job. */
+  private readonly owned: { dispose(): void }[] = [];
 
   /**
    * @throws UsageError when a clip is not loaded, the clips' layouts differ, `instances` is not a
@@ -136,9 +178,20 @@ export class SampleManyJob {
     }
     const mix = rotationsLast(types);
     this.ltm = this.binding === null ? null : new LocalToModelJob(core, this.binding);
+    const layers = options.layers ?? [];
+    if (layers.length > SAMPLE_MANY_MAX_LAYERS) throw new UsageError(`${layers.length} layers; a SampleManyJob blends at most ${SAMPLE_MANY_MAX_LAYERS}`);
+    if (layers.length > 0 && mixWith !== undefined) throw new UsageError('give mixWith or layers, not both');
+    const layerPlans = layers.map((layer, l) => {
+      if (layer.clip.curves.length !== types.length || layer.clip.curves.some((c, i) => c.curveType !== types[i])) {
+        throw new UsageError(`layer ${l}: clip "${layer.clip.name}" differs from "${clip.name}" in curve count or types`);
+      }
+      return runtime.plan(layer.clip, options);
+    });
+    this.layerCount = layers.length;
     const n = instances;
     const c = types.length;
     const j = this.jointCount;
+    const lanes = Math.max(1, layers.length);
     const cursorBytes = CURSOR_BYTES_PER_CURVE * c;
     // Arrays in the order of their fields.
     const fields = [
@@ -148,15 +201,17 @@ export class SampleManyJob {
       [SM_SAMPLES_B, c * 16],
       [SM_COUNTS_B, c],
       [SM_CURSORS_B, n * cursorBytes],
-      [SM_TIMES, n * 8],
+      [SM_TIMES, n * 8 * lanes],
       [SM_TIMES_B, n * 8],
-      [SM_WEIGHTS, n * 4],
+      [SM_WEIGHTS, n * 4 * lanes],
       [SM_MIX_CURVES, c * 4],
       [SM_INVERSE_BIND, j * 64],
       [SM_MATRICES, n * j * 64],
       [SM_MODEL, j * 64],
+      [SM_LAYERS, SML_SIZE * lanes],
     ] as const;
-    const block = runtime.allocBlock(SM_HEADER_SIZE, fields.map(([, size]) => size));
+    // Then one cursor array per layer.
+    const block = runtime.allocBlock(SM_HEADER_SIZE, [...fields.map(([, size]) => size), ...layers.map(() => n * cursorBytes)]);
     this.ptr = block.ptr;
     const u32 = runtime.u32;
     const at = (field: number) => (this.ptr + field) >>> 2;
@@ -171,6 +226,62 @@ export class SampleManyJob {
     u32[at(SM_JOB)] = this.ltm?.ptr ?? 0;
     u32.set(mix.order, this.arrayAt(SM_MIX_CURVES) >>> 2);
     if (inverseBind !== null) runtime.f32.set(Array.from(inverseBind).slice(0, 16 * j), this.arrayAt(SM_INVERSE_BIND) >>> 2);
+    if (layers.length > 0) this.setUpLayers(core, options, layers, layerPlans, block.arrays.slice(fields.length));
+  }
+
+  /** The layer records and the blend block whose table holds each layer's scratch buffer (sample-many layers). */
+  private setUpLayers(
+    core: RuntimeOwner,
+    options: SampleManyOptions,
+    layers: readonly SampleManyLayer[],
+    plans: readonly ReturnType<KernelRuntime['plan']>[],
+    cursors: readonly number[],
+  ): void {
+    const types = options.clip.curves.map((c) => c.curveType);
+    const rest = options.rest ?? this.defaultRest(options);
+    const blendJob = new BlendJob(core, types, rest, layers.length);
+    this.owned.push(blendJob);
+    const sampler = new AnimSampler(core);
+    const buffer = (): AnimSampleBuffer => {
+      const b = new AnimSampleBuffer(core, types);
+      this.owned.push(b);
+      return b;
+    };
+    const blendLayers = layers.map((layer) => {
+      const mask = layer.mask ? new BlendMask(core, layer.mask) : null;
+      if (mask) this.owned.push(mask);
+      let reference: AnimSampleBuffer | undefined;
+      if (layer.mode === 'additive') {
+        reference = buffer();
+        const rotation = options.rotation === 'slerp' ? 'slerp' : 'nlerp';
+        sampler.sample(layer.clip, layer.reference ?? 0, reference, { rotation, timeFactor: this.timeFactor });
+      }
+      return { samples: buffer(), weight: 0, mask, mode: layer.mode ?? 'normal', ...(reference ? { reference } : {}) };
+    });
+    const u32 = this.runtime.u32;
+    u32[(this.ptr + SM_BLEND) >>> 2] = blendJob.prepare(blendLayers, options.blend);
+    u32[(this.ptr + SM_LAYER_COUNT) >>> 2] = layers.length;
+    const records = this.arrayAt(SM_LAYERS);
+    plans.forEach((plan, l) => {
+      const r = (records + l * SML_SIZE) >>> 2;
+      u32[r + SML_CLIP / 4] = plan.loaded.ptr;
+      u32[r + SML_KIND / 4] = plan.loaded.kind;
+      u32[r + SML_CURSORS / 4] = cursors[l]!;
+    });
+  }
+
+  /** Rest values for layers: the skeleton's rest pose where bound, else each curve's own rest value in `clip`. */
+  private defaultRest(options: SampleManyOptions): Float32Array {
+    const rest = new Float32Array(4 * this.curveCount);
+    options.clip.curves.forEach((curve, i) => rest.set(restValue(curve.keys), 4 * i));
+    const binding = options.skeleton ? bindJoints(options.clip.curves, options.skeleton) : null;
+    binding?.skeleton.joints.forEach((joint, jIndex) => {
+      const [t, r, sc] = [0, 1, 2].map((p) => binding.curves[3 * jIndex + p]!);
+      if (t! >= 0) rest.set([...joint.rest.translation, 0], 4 * t!);
+      if (r! >= 0) rest.set(joint.rest.rotation, 4 * r!);
+      if (sc! >= 0) rest.set([...joint.rest.scale, 0], 4 * sc!);
+    });
+    return rest;
   }
 
   /** Address of the array a batch field points to. */
@@ -181,6 +292,8 @@ export class SampleManyJob {
 
   /**
    * Samples instances 0 … `times.length − 1` (at most `instances`) in one call into wasm.
+   * With `layers`: `times` and `weights` hold `layers.length` values per instance (instance i's
+   * layer l at `i · layers.length + l`): each layer's clip time and blend weight (finite, ≥ 0).
    * @param times seconds per instance for `clip` (finite)
    * @param weights `mixWith`'s share per instance (required with `mixWith`; usually in [0, 1])
    * @param timesB seconds per instance for `mixWith`; default `times`
@@ -188,6 +301,10 @@ export class SampleManyJob {
    *   non-finite numbers, when `weights` is missing with `mixWith`, or after `dispose()`
    */
   run(times: ArrayLike<number>, weights?: ArrayLike<number>, timesB?: ArrayLike<number>): void {
+    if (this.layerCount > 0) {
+      this.runLayers(times, weights);
+      return;
+    }
     const n = times.length;
     if (n > this.instances) throw new UsageError(`${n} times for a job of ${this.instances} instances`);
     checkFinite('times', times, n);
@@ -206,6 +323,21 @@ export class SampleManyJob {
         f64[bAt + i] = b[i]!;
       }
     }
+    this.runtime.kernel.sampleMany(this.ptr, n, this.flags, this.mixFlags, this.timeFactor, OUTPUT_KINDS[this.output]);
+  }
+
+  private runLayers(times: ArrayLike<number>, weights: ArrayLike<number> | undefined): void {
+    const lanes = this.layerCount;
+    const n = times.length / lanes;
+    if (!Number.isInteger(n)) throw new UsageError(`times holds ${times.length} numbers, not a multiple of the ${lanes} layers`);
+    if (n > this.instances) throw new UsageError(`${n} instances' times for a job of ${this.instances} instances`);
+    if (weights === undefined) throw new UsageError('layers need a weight per instance and layer');
+    checkFinite('times', times, n * lanes);
+    checkFinite('weights', weights, n * lanes);
+    for (let i = 0; i < n * lanes; i++) if (weights[i]! < 0) throw new UsageError(`weights[${i}] is negative: ${weights[i]}`);
+    this.runtime.f64.set(times, this.arrayAt(SM_TIMES) >>> 3);
+    const w = weights.length === n * lanes ? weights : Array.prototype.slice.call(weights, 0, n * lanes);
+    this.runtime.f32.set(w as ArrayLike<number>, this.arrayAt(SM_WEIGHTS) >>> 2);
     this.runtime.kernel.sampleMany(this.ptr, n, this.flags, this.mixFlags, this.timeFactor, OUTPUT_KINDS[this.output]);
   }
 
@@ -241,6 +373,7 @@ export class SampleManyJob {
     if (this.ptr === 0) return;
     this.runtime.free(this.ptr);
     this.ltm?.dispose();
+    for (const o of this.owned.splice(0)) o.dispose();
     this.ptr = 0;
   }
 }

@@ -1,0 +1,88 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BlendLayer, BlendOptions, SampleArrays } from '../../src/anim/index.js';
+import { type AnimCore, localToModel } from '../../src/core/index.js';
+import { referenceBlend } from '../../src/reference/index.js';
+import { bindJoints } from '../../src/anim/index.js';
+import { PoseLayout } from '../../src/sequencer/index.js';
+import { BUILDS, createCore } from '../helpers/core.js';
+import { character } from '../sequencer/helpers.js';
+
+// A layered SampleManyJob (one call: every layer sampled, blended, composed) against the same
+// frame done step by step: the core's sampler per layer, then the plain-TypeScript blend twin.
+
+describe.each(BUILDS)('SampleManyJob with layers (%s build)', (build) => {
+  let core: AnimCore;
+  beforeAll(async () => {
+    core = await createCore(build);
+  });
+
+  for (const blend of [
+    { rule: 'priority', rotation: 'nlerp' },
+    { rule: 'weighted', rotation: 'slerp', threshold: 1 },
+    { rule: 'weighted', rotation: 'nlerp', threshold: 0 },
+  ] as BlendOptions[]) {
+    it(`blends four layers per instance (${blend.rule}, ${blend.rotation})`, () => {
+      const resource = character();
+      core.load(resource);
+      const layout = new PoseLayout(resource);
+      const [ramp, walk, wave] = ['ramp', 'walk', 'wave'].map((n) => resource.clip(n));
+      const upper = layout.mask(['Spine'], { children: true, weight: 0.75 });
+      const layers = [
+        { clip: walk! },
+        { clip: ramp! },
+        { clip: wave!, mask: upper },
+        { clip: ramp!, mode: 'additive' as const, reference: 0.25 },
+      ];
+      const instances = 5;
+      const job = core.createSampleMany({ clip: walk!, layers, blend, instances, output: 'model', skeleton: resource.skeleton!, rotation: blend.rotation });
+      const times = Float64Array.from({ length: 4 * instances }, (_, k) => 0.13 * k - 0.4);
+      const weights = Float32Array.from({ length: 4 * instances }, (_, k) => [0.6, 0.4, 1, 0.5][k % 4]! * (1 + (k % 3) * 0.25));
+      job.run(times, weights);
+      const n = layout.curveCount;
+      const arrays = (): SampleArrays => ({ samples: new Float32Array(4 * n), counts: new Uint8Array(n) });
+      const buf = core.createSampleBuffer(walk!);
+      const sampled = (clip: typeof walk, t: number): SampleArrays => {
+        core.sampler.sample(clip!, t, buf, { rotation: blend.rotation });
+        return { samples: buf.samples.slice(), counts: buf.counts.slice() };
+      };
+      const reference = sampled(ramp, 0.25);
+      for (let i = 0; i < instances; i++) {
+        const blendLayers: BlendLayer[] = layers.map((l, k) => ({
+          samples: sampled(l.clip, times[4 * i + k]!),
+          weight: weights[4 * i + k]!,
+          mask: l.mask ?? null,
+          mode: l.mode ?? 'normal',
+          reference,
+        }));
+        const want = arrays();
+        referenceBlend(layout.curveTypes, layout.rest, blendLayers, want, blend);
+        const got = job.samples.subarray(4 * n * i, 4 * n * (i + 1));
+        expect(Array.from(job.counts.subarray(n * i, n * (i + 1)))).toEqual(Array.from(want.counts));
+        for (let k = 0; k < 4 * n; k++) expect(Math.abs(got[k]! - want.samples[k]!)).toBeLessThan(1e-5);
+        // model space from the blended pose, as LocalToModelJob composes it
+        const pose = core.createSampleBuffer(walk!);
+        pose.samples.set(got);
+        pose.counts.set(job.counts.subarray(n * i, n * (i + 1)));
+        const model = new Float32Array(32);
+        localToModel(core, pose, bindJoints(walk!.curves, resource.skeleton!), model);
+        expect(Array.from(job.matrices.subarray(32 * i, 32 * (i + 1)))).toEqual(Array.from(model));
+        pose.dispose();
+      }
+      buf.dispose();
+      job.dispose();
+      resource.dispose();
+    });
+  }
+
+  it('refuses more than 8 layers, mixWith with layers, and times that are not per layer', () => {
+    const resource = character();
+    core.load(resource);
+    const walk = resource.clip('walk');
+    expect(() => core.createSampleMany({ clip: walk, layers: Array.from({ length: 9 }, () => ({ clip: walk })), instances: 1 })).toThrow(/at most 8/);
+    expect(() => core.createSampleMany({ clip: walk, mixWith: walk, layers: [{ clip: walk }], instances: 1 })).toThrow(/not both/);
+    const job = core.createSampleMany({ clip: walk, layers: [{ clip: walk }, { clip: walk }], instances: 2 });
+    expect(() => job.run([0, 0, 0], [1, 1, 1])).toThrow(/multiple of the 2 layers/);
+    expect(() => job.run([0, 0], [1, -1])).toThrow(/negative/);
+    job.dispose();
+  });
+});
