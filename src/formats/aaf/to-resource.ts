@@ -5,6 +5,7 @@ import { AAF_ANIMATION_FORMAT } from './read-animation.js';
 import { AAF_SCENE_FORMAT } from './read-scene.js';
 import { AAF_VERTEX_FLOATS, type AafScene, sceneVariantLabel } from './scene.js';
 import { aafSecondsPerUnit, type AafTimeOptions } from './time.js';
+import { quote } from '../text.js';
 
 export interface AafResourceOptions extends AafTimeOptions {
   /** Name of the clip. Default `animation` (the file has no clip name). */
@@ -38,7 +39,7 @@ export function aafAnimationToResource(anim: AafAnimation, options: AafResourceO
   const warnings: string[] = [];
   const seen = new Set<string>();
   for (const o of anim.objects) {
-    if (seen.has(o.name.text)) warnings.push(`animation object name "${o.name.text}" occurs more than once; curves target the same joint name`);
+    if (seen.has(o.name.text)) warnings.push(`animation object name ${quote(o.name.text)} occurs more than once; curves target the same joint name`);
     seen.add(o.name.text);
   }
   const targets = anim.objects.map((object) => ({ joint: object.name.text, rest: IDENTITY, object }));
@@ -70,7 +71,7 @@ export function aafSceneToResource(scene: AafScene, animation?: AafAnimation, op
   const firstJoint = new Map<string, number>();
   const duplicateSceneNames = new Set<string>();
   skeleton.joints.forEach((j, i) => (firstJoint.has(j.name) ? duplicateSceneNames.add(j.name) : firstJoint.set(j.name, i)));
-  for (const name of duplicateSceneNames) warnings.push(`scene object name "${name}" occurs more than once; the first in pre-order is bound`);
+  for (const name of duplicateSceneNames) warnings.push(`scene object name ${quote(name)} occurs more than once; the first in pre-order is bound`);
   const bound = new Map<number, AafAnimationObject>();
   const unmatched: string[] = [];
   const duplicateAnimationNames = new Set<string>();
@@ -80,8 +81,8 @@ export function aafSceneToResource(scene: AafScene, animation?: AafAnimation, op
     else if (bound.has(j)) duplicateAnimationNames.add(o.name.text);
     else bound.set(j, o);
   }
-  for (const name of unmatched) warnings.push(`animation object "${name}" has no scene object of that name; its channels are not used`);
-  for (const name of duplicateAnimationNames) warnings.push(`animation object name "${name}" occurs more than once; the first is bound`);
+  for (const name of unmatched) warnings.push(`animation object ${quote(name)} has no scene object of that name; its channels are not used`);
+  for (const name of duplicateAnimationNames) warnings.push(`animation object name ${quote(name)} occurs more than once; the first is bound`);
   const targets = skeleton.joints.map((j, i) => ({ joint: j.name, rest: j.rest, object: bound.get(i) }));
   const clip = animation
     ? keyedClip(animation, targets, options, warnings)
@@ -132,7 +133,7 @@ function keyedClip(anim: AafAnimation, targets: ClipTarget[], options: AafResour
   const curves = targets.flatMap((t) =>
     PROPERTIES.map(({ channel, curveType }, p): AnimCurve => {
       const keys = t.object?.[channel];
-      if (keys && keys.times.length === 0) warnings.push(`object "${t.joint}" ${channel} channel is flagged but has no keys; it keeps its rest value`);
+      if (keys && keys.times.length === 0) warnings.push(`object ${quote(t.joint)} ${channel} channel is flagged but has no keys; it keeps its rest value`);
       if (!keys || keys.times.length === 0) return restCurves(t)[p]!;
       return { curveType, target: { joint: t.joint, property: curveType }, active: true, keys: keyedKeys(keys, channel === 'rotation' ? 4 : 3, spu) };
     }),

@@ -1,4 +1,5 @@
 import { ByteReader } from '../binary.js';
+import { quote } from '../text.js';
 
 /** Bytes of the `.amb` header (spec meteor.md §3.1). */
 export const AMB_HEADER_BYTES = 21;
@@ -51,7 +52,7 @@ export interface AmbDocument {
 export function readAmb(bytes: Uint8Array): AmbDocument {
   const r = new ByteReader(bytes, 'amb');
   const magic = r.fixedString(5, 'the BANIM magic');
-  if (magic !== 'BANIM') r.fail('bad-magic', `expected the magic "BANIM", found "${magic}"`, 0);
+  if (magic !== 'BANIM') r.fail('bad-magic', `expected the magic "BANIM", found ${quote(magic)}`, 0);
   const boneCount = r.i32('bone count');
   const dummyCount = r.i32('dummy count');
   const frameCount = r.i32('frame count');
@@ -94,7 +95,7 @@ export function readAmb(bytes: Uint8Array): AmbDocument {
         dummyParents.push(tag);
         dummyParentOffsets.push(tagAt);
       } else if (tag !== dummyParents[d]) {
-        r.fail('bad-value', `record ${f} dummy ${d} parent tag "${tag}" differs from record 0's "${dummyParents[d]}"`, tagAt);
+        r.fail('bad-value', `record ${f} dummy ${d} parent tag ${quote(tag)} differs from record 0's ${quote(dummyParents[d]!)}`, tagAt);
       }
       dummyPositions.set(r.f32Array(3, `record ${f} dummy ${d} position`), 3 * (D * f + d));
       dummyRotations.set(r.f32Array(4, `record ${f} dummy ${d} rotation`), 4 * (D * f + d));

@@ -1,4 +1,5 @@
 import { LineCursor, type TextLine } from './text-lines.js';
+import { quote } from '../text.js';
 
 /** A reference to a `.bnc` node: a bone or dummy by its index among its kind. */
 export interface BncRef {
@@ -48,7 +49,7 @@ export function readBnc(bytes: Uint8Array): BncDocument {
   const header = c.next('the "Bones: <n> Dummey: <n>" header');
   const t = header.tokens;
   if (t.length !== 4 || t[0] !== 'Bones:' || t[2] !== 'Dummey:') {
-    c.fail('bad-header', header.no, `expected "Bones: <n> Dummey: <n>", found "${header.text}"`);
+    c.fail('bad-header', header.no, `expected "Bones: <n> Dummey: <n>", found ${quote(header.text)}`);
   }
   const boneCount = c.int(t[1], header, 'bone count');
   const dummyCount = c.int(t[3], header, 'dummy count');
@@ -58,10 +59,10 @@ export function readBnc(bytes: Uint8Array): BncDocument {
     const line = c.next('a block');
     const keyword = line.tokens[0];
     if (keyword !== 'bone' && keyword !== 'Dummey') {
-      c.fail('unknown-keyword', line.no, `expected "bone <name>" or "Dummey <name>", found "${line.text}"`);
+      c.fail('unknown-keyword', line.no, `expected "bone <name>" or "Dummey <name>", found ${quote(line.text)}`);
     }
     const name = c.values(line, 1)[0]!;
-    if (keyword === 'bone' && dummies.length > 0) c.fail('bad-order', line.no, `bone "${name}" follows a dummy; bones come first`);
+    if (keyword === 'bone' && dummies.length > 0) c.fail('bad-order', line.no, `bone ${quote(name)} follows a dummy; bones come first`);
     (keyword === 'bone' ? bones : dummies).push(readNode(c, line, keyword === 'bone' ? 'bone' : 'dummy', name));
   }
   if (bones.length !== boneCount || dummies.length !== dummyCount) {
@@ -72,22 +73,22 @@ export function readBnc(bytes: Uint8Array): BncDocument {
 }
 
 function readNode(c: LineCursor, head: TextLine, kind: 'bone' | 'dummy', name: string): BncNode {
-  c.open(`${kind} "${name}"`);
+  c.open(`${kind} ${quote(name)}`);
   const seen = new Map<string, TextLine>();
   for (;;) {
-    const line = c.next(`'}' closing ${kind} "${name}"`);
+    const line = c.next(`'}' closing ${kind} ${quote(name)}`);
     const key = line.tokens[0]!;
     if (key === '}') {
-      if (line.tokens.length !== 1) c.fail('bad-value', line.no, `expected '}', found "${line.text}"`);
+      if (line.tokens.length !== 1) c.fail('bad-value', line.no, `expected '}', found ${quote(line.text)}`);
       break;
     }
     if (key !== 'parent' && key !== 'pivot' && key !== 'quaternion' && !(key === 'children' && kind === 'bone')) {
-      c.fail('unknown-keyword', line.no, `unknown keyword "${key}" in ${kind} "${name}" (missing '}'?)`);
+      c.fail('unknown-keyword', line.no, `unknown keyword ${quote(key)} in ${kind} ${quote(name)} (missing '}'?)`);
     }
-    if (seen.has(key)) c.fail('duplicate-keyword', line.no, `"${key}" given twice in ${kind} "${name}"`);
+    if (seen.has(key)) c.fail('duplicate-keyword', line.no, `${quote(key)} given twice in ${kind} ${quote(name)}`);
     seen.set(key, line);
   }
-  const need = (key: string): TextLine => seen.get(key) ?? c.fail('missing-keyword', head.no, `${kind} "${name}" has no "${key}"`);
+  const need = (key: string): TextLine => seen.get(key) ?? c.fail('missing-keyword', head.no, `${kind} ${quote(name)} has no ${quote(key)}`);
   const children = seen.get('children');
   return {
     kind,
@@ -107,7 +108,7 @@ function resolveParents(c: LineCursor, bones: BncNode[], dummies: BncNode[]): vo
   const byName = new Map<string, BncRef>();
   for (const [kind, list] of [['bone', bones], ['dummy', dummies]] as const) {
     list.forEach((n, index) => {
-      if (byName.has(n.name)) c.fail('duplicate-name', n.line, `a second node is named "${n.name}"`);
+      if (byName.has(n.name)) c.fail('duplicate-name', n.line, `a second node is named ${quote(n.name)}`);
       byName.set(n.name, { kind, index });
     });
   }
@@ -117,7 +118,7 @@ function resolveParents(c: LineCursor, bones: BncNode[], dummies: BncNode[]): vo
     const byIndex: BncRef | undefined = m ? { kind: m[1] === 'b' ? 'bone' : 'dummy', index: Number(m[2]) } : undefined;
     const ref = byName.get(n.parentRef) ?? byIndex;
     if (!ref || ref.index >= (ref.kind === 'bone' ? bones : dummies).length) {
-      c.fail('unknown-parent', n.line, `${n.kind} "${n.name}": parent "${n.parentRef}" is not a bone or dummy of this file`);
+      c.fail('unknown-parent', n.line, `${n.kind} ${quote(n.name)}: parent ${quote(n.parentRef)} is not a bone or dummy of this file`);
     }
     n.parent = ref;
   }
@@ -125,7 +126,7 @@ function resolveParents(c: LineCursor, bones: BncNode[], dummies: BncNode[]): vo
   for (const n of all) {
     let p = n.parent;
     for (let steps = 0; p; steps++) {
-      if (steps >= all.length) c.fail('cycle', n.line, `${n.kind} "${n.name}" is its own ancestor (a cycle in the hierarchy)`);
+      if (steps >= all.length) c.fail('cycle', n.line, `${n.kind} ${quote(n.name)} is its own ancestor (a cycle in the hierarchy)`);
       p = node(p).parent;
     }
   }

@@ -1,4 +1,5 @@
 import { LineCursor, type TextLine } from './text-lines.js';
+import { quote } from '../text.js';
 
 /** A `Blend` or `Action` frame segment with its playback-speed multiplier (spec meteor.md §6.1). */
 export interface PosSegment {
@@ -118,19 +119,19 @@ export function readPos(bytes: Uint8Array): PosDocument {
   while (!c.done) {
     const line = c.next('a pose');
     if (line.tokens[0]!.toLowerCase() !== 'pose' || line.tokens.length < 2) {
-      c.fail('unknown-keyword', line.no, `expected "Pose <n>", found "${line.text}"`);
+      c.fail('unknown-keyword', line.no, `expected "Pose <n>", found ${quote(line.text)}`);
     }
     const number = c.int(line.tokens[1], line, 'pose number');
     if (numbers.has(number)) c.fail('duplicate-pose', line.no, `Pose ${number} is defined twice`);
     numbers.add(number);
     const rest = line.tokens.slice(2).join('');
-    if (rest !== '' && rest !== '{}' && rest !== '{') c.fail('bad-value', line.no, `unexpected "${rest}" after Pose ${number}`);
+    if (rest !== '' && rest !== '{}' && rest !== '{') c.fail('bad-value', line.no, `unexpected ${quote(rest)} after Pose ${number}`);
     const pose = emptyPose(number, line.no);
     const braceLine = rest !== '' ? line : c.next(`'{' after Pose ${number}`);
     const brace = rest !== '' ? rest : braceLine.text;
     if (brace === '{}') pose.empty = true;
     else if (brace === '{') readBlock(c, 'pose', `Pose ${number}`, pose, pose);
-    else c.fail('expected-brace', braceLine.no, `expected '{' or '{}' after Pose ${number}, found "${brace}"`);
+    else c.fail('expected-brace', braceLine.no, `expected '{' or '{}' after Pose ${number}, found ${quote(brace)}`);
     poses.push(pose);
   }
   return { poses };
@@ -152,8 +153,8 @@ function readBlock(c: LineCursor, block: Block, owner: string, target: object, p
     if (line.text === '}') return;
     const raw = line.tokens[0]!;
     const key = raw.toLowerCase();
-    if (!KEYS[block].includes(key)) c.fail('unknown-keyword', line.no, `unknown keyword "${raw}" in ${owner}`);
-    if (seen.has(key)) c.fail('duplicate-keyword', line.no, `"${raw}" given twice in ${owner}`);
+    if (!KEYS[block].includes(key)) c.fail('unknown-keyword', line.no, `unknown keyword ${quote(raw)} in ${owner}`);
+    if (seen.has(key)) c.fail('duplicate-keyword', line.no, `${quote(raw)} given twice in ${owner}`);
     if (key === 'blend' || key === 'action' || key === 'attack' || key === 'drag' || key === 'nextpose') {
       c.values(line, 0);
       c.open(`${raw} in ${owner}`);
@@ -211,7 +212,7 @@ function readSubBlock(c: LineCursor, key: 'blend' | 'action' | 'attack' | 'drag'
  */
 function readBoneList(c: LineCursor, first: TextLine): string[] {
   let text = first.text.slice(first.tokens[0]!.length).trim();
-  if (!text.startsWith('=')) c.fail('bad-value', first.no, `expected "bone = \\"name\\", …", found "${first.text}"`);
+  if (!text.startsWith('=')) c.fail('bad-value', first.no, `expected "bone = \\"name\\", …", found ${quote(first.text)}`);
   text = text.slice(1);
   const names: string[] = [];
   let line = first;
@@ -221,7 +222,7 @@ function readBoneList(c: LineCursor, first: TextLine): string[] {
     if (continues) items.pop();
     for (const item of items) {
       const m = /^"([^"]*)"$/.exec(item);
-      if (!m) c.fail('bad-value', line.no, `expected a quoted bone name, found "${item}"`);
+      if (!m) c.fail('bad-value', line.no, `expected a quoted bone name, found ${quote(item)}`);
       names.push(m[1]!.replace(/ /g, '_'));
     }
     // A stray trailing comma before the next keyword ends the list (the game's guard, §6.1).
@@ -234,6 +235,6 @@ function readBoneList(c: LineCursor, first: TextLine): string[] {
 /** `Color r,g,b` (commas and/or spaces between the three 0–255 values). */
 function readColor(c: LineCursor, line: TextLine): [number, number, number] {
   const parts = line.tokens.slice(1).join(',').split(',').filter((s) => s !== '');
-  if (parts.length !== 3) c.fail('bad-value', line.no, `Color takes r,g,b, found "${line.text}"`);
+  if (parts.length !== 3) c.fail('bad-value', line.no, `Color takes r,g,b, found ${quote(line.text)}`);
   return parts.map((p) => c.int(p, line, 'Color')) as [number, number, number];
 }

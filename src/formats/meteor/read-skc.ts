@@ -1,4 +1,5 @@
 import { LineCursor, type TextLine } from './text-lines.js';
+import { quote } from '../text.js';
 
 /** A `.skc` material (spec meteor.md §5). */
 export interface SkcMaterial {
@@ -56,28 +57,28 @@ export function readSkc(bytes: Uint8Array): SkcDocument {
   const head = c.next('"Static Skins: <n> Dynamic Skins: <m>"');
   const t = head.tokens;
   if (t.length !== 6 || t[0] !== 'Static' || t[1] !== 'Skins:' || t[3] !== 'Dynamic' || t[4] !== 'Skins:') {
-    c.fail('bad-header', head.no, `expected "Static Skins: <n> Dynamic Skins: <m>", found "${head.text}"`);
+    c.fail('bad-header', head.no, `expected "Static Skins: <n> Dynamic Skins: <m>", found ${quote(head.text)}`);
   }
   const count = c.int(t[2], head, 'static skin count');
   if (c.int(t[5], head, 'dynamic skin count') !== 0) c.fail('unsupported', head.no, 'dynamic skins are not supported');
   const skins: SkcSkin[] = [];
   for (let i = 0; i < count; i++) skins.push(readSkin(c));
   const extra = c.peek();
-  if (extra) c.fail('trailing-data', extra.no, `expected the end of the file after ${count} skin(s), found "${extra.text}"`);
+  if (extra) c.fail('trailing-data', extra.no, `expected the end of the file after ${count} skin(s), found ${quote(extra.text)}`);
   return { skins };
 }
 
 function keyword(c: LineCursor, what: string, key: string): TextLine {
   const line = c.next(what);
-  if (line.tokens[0] !== key) c.fail('unknown-keyword', line.no, `expected ${what}, found "${line.text}"`);
+  if (line.tokens[0] !== key) c.fail('unknown-keyword', line.no, `expected ${what}, found ${quote(line.text)}`);
   return line;
 }
 
 function readSkin(c: LineCursor): SkcSkin {
   const head = keyword(c, '"Static Skin <name>"', 'Static');
-  if (head.tokens[1] !== 'Skin' || head.tokens.length !== 3) c.fail('bad-value', head.no, `expected "Static Skin <name>", found "${head.text}"`);
+  if (head.tokens[1] !== 'Skin' || head.tokens.length !== 3) c.fail('bad-value', head.no, `expected "Static Skin <name>", found ${quote(head.text)}`);
   const name = head.tokens[2]!;
-  c.open(`Static Skin ${name}`);
+  c.open(`Static Skin ${quote(name)}`);
   const mLine = keyword(c, '"Materials: <k>"', 'Materials:');
   const materials: SkcMaterial[] = [];
   for (let m = c.int(c.values(mLine, 1)[0], mLine, 'material count'); m > 0; m--) materials.push(readMaterial(c));
@@ -88,7 +89,7 @@ function readSkin(c: LineCursor): SkcSkin {
   for (let v = 0; v < n; v++) {
     const line = keyword(c, `vertex ${v} ("v x y z vt u v Bones k …")`, 'v');
     const tk = line.tokens;
-    if (tk[4] !== 'vt' || tk[7] !== 'Bones') c.fail('bad-value', line.no, `expected "v x y z vt u v Bones k …", found "${line.text}"`);
+    if (tk[4] !== 'vt' || tk[7] !== 'Bones') c.fail('bad-value', line.no, `expected "v x y z vt u v Bones k …", found ${quote(line.text)}`);
     const k = c.int(tk[8], line, 'influence count');
     if (k < 1 || tk.length !== 9 + 2 * k) c.fail('bad-value', line.no, `vertex ${v}: ${k} influences need ${9 + 2 * k} tokens, found ${tk.length}`);
     influences = Math.max(influences, k);
@@ -123,7 +124,7 @@ function readSkin(c: LineCursor): SkcSkin {
   for (let f = 0; f < tc; f++) {
     const line = keyword(c, `triangle ${f} ("f 3 <material> a b c")`, 'f');
     const [three, mat, ...abc] = c.values(line, 5);
-    if (three !== '3') c.fail('bad-value', line.no, `expected a vertex count of 3, found "${three}"`);
+    if (three !== '3') c.fail('bad-value', line.no, `expected a vertex count of 3, found ${quote(three!)}`);
     const material = c.int(mat, line, 'material index');
     if (material < 0 || material >= materials.length) c.fail('bad-value', line.no, `material ${material} of ${materials.length}`);
     triangleMaterials[f] = material;
@@ -133,8 +134,8 @@ function readSkin(c: LineCursor): SkcSkin {
       indices[3 * f + i] = index;
     });
   }
-  const close = c.next(`'}' closing Static Skin ${name}`);
-  if (close.text !== '}') c.fail('expected-brace', close.no, `expected '}' closing Static Skin ${name}, found "${close.text}"`);
+  const close = c.next(`'}' closing Static Skin ${quote(name)}`);
+  if (close.text !== '}') c.fail('expected-brace', close.no, `expected '}' closing Static Skin ${quote(name)}, found ${quote(close.text)}`);
   return { name, materials, vertexCount: n, positions, uvs, influences, joints, weights, triangleMaterials, indices };
 }
 
@@ -145,7 +146,7 @@ function readMaterial(c: LineCursor): SkcMaterial {
   const nums = (key: (typeof MATERIAL_KEYS)[number], count: number) => c.floats(v[key]!, count);
   const option = c.values(v.Option!, 1)[0]!;
   const twoSide = c.values(v.TwoSide!, 1)[0]!;
-  if (twoSide !== 'TRUE' && twoSide !== 'FALSE') c.fail('bad-value', v.TwoSide!.no, `TwoSide is TRUE or FALSE, found "${twoSide}"`);
+  if (twoSide !== 'TRUE' && twoSide !== 'FALSE') c.fail('bad-value', v.TwoSide!.no, `TwoSide is TRUE or FALSE, found ${quote(twoSide)}`);
   return {
     texture: v.Texture!.tokens.slice(1).join(' '),
     colorKey: nums('ColorKey', 4) as SkcMaterial['colorKey'],

@@ -1,5 +1,7 @@
 import { FormatError } from '../../errors.js';
 import { latin1 } from '../binary.js';
+import { describeNumber, parseFloatStrict, parseIntStrict } from '../text-numbers.js';
+import { quote, splitLines } from '../text.js';
 
 /** One meaningful line of a Meteor text file: its 1-based number and its tokens. */
 export interface TextLine {
@@ -11,21 +13,24 @@ export interface TextLine {
   tokens: string[];
 }
 
+/** The UTF-8 byte order mark, which Windows editors put at the start of text files. */
+const BOM = [0xef, 0xbb, 0xbf];
+
 /**
  * The non-empty lines of a Meteor text file (`.bnc`, `.pos`, `.skc`; spec meteor.md §4–§6).
  * Bytes are decoded one to one (latin-1): only ASCII keywords matter, and comments after `#` may
- * be in any encoding (Big5 in `P0.pos`, PROVENANCE.md) — they are dropped. LF and CRLF endings,
- * spaces and tabs are all accepted.
+ * be in any encoding (Big5 in `P0.pos`, PROVENANCE.md) — they are dropped. A leading UTF-8 BOM is
+ * skipped; LF, CRLF and CR-only endings, spaces and tabs are all accepted (as the Nebula text
+ * readers do, and as .NET's `StreamReader.ReadLine` the game reads with).
  */
 export function textLines(bytes: Uint8Array): TextLine[] {
   const out: TextLine[] = [];
-  latin1(bytes)
-    .split('\n')
-    .forEach((raw, i) => {
-      const hash = raw.indexOf('#');
-      const text = (hash < 0 ? raw : raw.slice(0, hash)).trim();
-      if (text !== '') out.push({ no: i + 1, text, tokens: text.split(/[ \t\r]+/) });
-    });
+  const bom = BOM.every((b, i) => bytes[i] === b);
+  splitLines(latin1(bom ? bytes.subarray(BOM.length) : bytes)).forEach((raw, i) => {
+    const hash = raw.indexOf('#');
+    const text = (hash < 0 ? raw : raw.slice(0, hash)).trim();
+    if (text !== '') out.push({ no: i + 1, text, tokens: text.split(/[ \t]+/) });
+  });
   return out;
 }
 
@@ -70,30 +75,26 @@ export class LineCursor {
   /** The next line, which must be exactly `{`. */
   open(owner: string): void {
     const line = this.next(`'{' after ${owner}`);
-    if (line.text !== '{') this.fail('expected-brace', line.no, `expected '{' after ${owner}, found "${line.text}"`);
+    if (line.text !== '{') this.fail('expected-brace', line.no, `expected '{' after ${owner}, found ${quote(line.text)}`);
   }
 
   /** `line` must have `count` values after its keyword. */
   values(line: TextLine, count: number): string[] {
     const v = line.tokens.slice(1);
     if (v.length !== count) {
-      this.fail('bad-value', line.no, `"${line.tokens[0]}" takes ${count} value(s), found ${v.length} in "${line.text}"`);
+      this.fail('bad-value', line.no, `${quote(line.tokens[0]!)} takes ${count} value(s), found ${v.length} in ${quote(line.text)}`);
     }
     return v;
   }
 
-  /** A decimal integer (leading zeros allowed: `link 034` is 34). */
+  /** A decimal integer (leading zeros allowed: `link 034` is 34), at most ±2^53. */
   int(token: string | undefined, line: TextLine, what: string): number {
-    if (token === undefined || !/^[+-]?\d+$/.test(token)) this.fail('bad-number', line.no, `${what}: expected an integer, found "${token ?? ''}"`);
-    return Number.parseInt(token, 10);
+    return parseIntStrict(token) ?? this.fail('bad-number', line.no, `${what}: ${describeNumber(token, 'integer')}`);
   }
 
-  /** A decimal number. */
+  /** A decimal number within the float32 range. */
   float(token: string | undefined, line: TextLine, what: string): number {
-    if (token === undefined || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(token)) {
-      this.fail('bad-number', line.no, `${what}: expected a number, found "${token ?? ''}"`);
-    }
-    return Number.parseFloat(token);
+    return parseFloatStrict(token) ?? this.fail('bad-number', line.no, `${what}: ${describeNumber(token, 'number')}`);
   }
 
   /** `count` numbers after the keyword of `line`. */

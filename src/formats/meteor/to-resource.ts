@@ -8,6 +8,7 @@ import { type BncDocument, readBnc } from './read-bnc.js';
 import { type PosPose, readPos } from './read-pos.js';
 import { readSkc, type SkcSkin } from './read-skc.js';
 import { poseTimeTable } from './time-table.js';
+import { quote } from '../text.js';
 
 /** The files of one Meteor character (bytes). */
 export interface MeteorCharacterFiles extends AxisOptions {
@@ -142,7 +143,7 @@ function checkAgainstBnc(amb: AmbDocument, bnc: BncDocument): AmbDocument {
   }
   bnc.dummies.forEach((d, i) => {
     if (amb.frameCount > 0 && amb.dummyParents[i] !== d.parentRef) {
-      throw new FormatError('amb', 'skeleton-mismatch', { offset: amb.dummyParentOffsets[i] }, `dummy ${i} parent tag "${amb.dummyParents[i]}" differs from the .bnc parent "${d.parentRef}" of ${d.name}`);
+      throw new FormatError('amb', 'skeleton-mismatch', { offset: amb.dummyParentOffsets[i] }, `dummy ${i} parent tag ${quote(amb.dummyParents[i]!)} differs from the .bnc parent ${quote(d.parentRef)} of ${quote(d.name)}`);
     }
   });
   return amb;

@@ -1,7 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { FormatError } from '../../errors.js';
 import type { Joint } from '../../anim/index.js';
-import { parseFloatStrict, parseIntStrict } from './text-numbers.js';
+import { describeNumber, parseFloatStrict, parseIntStrict } from '../text-numbers.js';
+import { quote } from '../text.js';
 
 const FORMAT = 'constants';
 
@@ -101,21 +102,22 @@ export function readConstantsSkeleton(text: string): ConstantsSkeleton {
       return v;
     };
     const name = attr('name')!;
-    const index = parseIntStrict(attr('index')) ?? fail('bad-number', `joint "${name}": index "${attr('index')}" is not an integer`);
-    const parent = parseIntStrict(attr('parent')) ?? fail('bad-number', `joint "${name}": parent "${attr('parent')}" is not an integer`);
+    const joint = `joint ${quote(name)}`;
+    const index = parseIntStrict(attr('index')) ?? fail('bad-number', `${joint}: index: ${describeNumber(attr('index'), 'integer')}`);
+    const parent = parseIntStrict(attr('parent')) ?? fail('bad-number', `${joint}: parent: ${describeNumber(attr('parent'), 'integer')}`);
     const vec = (attrName: string, counts: number[], fallback?: number[]): number[] => {
       const raw = attr(attrName, fallback === undefined);
       if (raw === undefined) return fallback!;
       const parts = raw.split(',').map((p) => p.trim());
-      if (!counts.includes(parts.length)) fail('bad-value', `joint "${name}": ${attrName} "${raw}" needs ${counts.join(' or ')} numbers`);
-      return parts.map((p) => parseFloatStrict(p) ?? fail('bad-number', `joint "${name}": ${attrName} "${raw}" has "${p}", not a number`));
+      if (!counts.includes(parts.length)) fail('bad-value', `${joint}: ${attrName} ${quote(raw)} needs ${counts.join(' or ')} numbers`);
+      return parts.map((p) => parseFloatStrict(p) ?? fail('bad-number', `${joint}: ${attrName}: ${describeNumber(p, 'number')}`));
     };
     const t = vec('position', [3, 4]);
     const q = vec('rotation', [4]);
     const s = vec('scale', [3, 4], [1, 1, 1]);
-    if (index < 0 || index >= byIndex.length) fail('bad-value', `joint "${name}": index ${index} is outside 0..${byIndex.length - 1}`);
+    if (index < 0 || index >= byIndex.length) fail('bad-value', `${joint}: index ${index} is outside 0..${byIndex.length - 1}`);
     if (byIndex[index]) fail('bad-value', `joint index ${index} appears twice`);
-    if (parent < -1 || parent >= index) fail('bad-value', `joint "${name}" (index ${index}): parent ${parent} must be −1 or a smaller index`);
+    if (parent < -1 || parent >= index) fail('bad-value', `${joint} (index ${index}): parent ${parent} must be −1 or a smaller index`);
     byIndex[index] = {
       name,
       parent,

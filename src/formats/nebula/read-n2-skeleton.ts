@@ -1,6 +1,7 @@
 import { FormatError } from '../../errors.js';
 import type { Joint } from '../../anim/index.js';
-import { parseFloatStrict, parseIntStrict, splitLines } from './text-numbers.js';
+import { describeNumber, parseFloatStrict, parseIntStrict } from '../text-numbers.js';
+import { splitLines } from '../text.js';
 
 const FORMAT = 'n2';
 
@@ -108,9 +109,9 @@ export function readN2Skeleton(text: string): N2Skeleton {
     if (current !== animator) continue; // only the first skin animator
 
     const int = (i: number, what: string): number =>
-      parseIntStrict(args[i]) ?? fail(line, 'bad-number', `${head} ${what}: expected an integer, found "${args[i] ?? ''}"`);
+      parseIntStrict(args[i]) ?? fail(line, 'bad-number', `${head} ${what}: ${describeNumber(args[i], 'integer')}`);
     const num = (i: number, what: string): number =>
-      parseFloatStrict(args[i]) ?? fail(line, 'bad-number', `${head} ${what}: expected a number, found "${args[i] ?? ''}"`);
+      parseFloatStrict(args[i]) ?? fail(line, 'bad-number', `${head} ${what}: ${describeNumber(args[i], 'number')}`);
     const argc = (...allowed: number[]): void => {
       if (!allowed.includes(args.length)) fail(line, 'bad-arguments', `${head} takes ${allowed.join(' or ')} arguments, found ${args.length}`);
     };

@@ -1,6 +1,7 @@
 import { FormatError } from '../../errors.js';
 import { findNax2KeyRangeProblem, NAX2_IPOL_NAMES, NAX2_LOOP_NAMES, type Nax2Document, type Nax2Group } from './nax2-document.js';
-import { parseFloatStrict, parseIntStrict, splitLines } from './text-numbers.js';
+import { describeNumber, parseFloatStrict, parseIntStrict } from '../text-numbers.js';
+import { quote, splitLines } from '../text.js';
 
 const FORMAT = 'nanim2';
 
@@ -45,13 +46,13 @@ export function readNanim2(text: string): Nax2Document {
     const keyword = t[0]!;
     const args = t.slice(1);
     if (!sawType) {
-      if (keyword !== 'type') fail(line, 'bad-header', `expected "type nanim2" first, found "${keyword}"`);
-      if (args.length !== 1 || args[0] !== 'nanim2') fail(line, 'bad-header', `expected "type nanim2", found "${raw}"`);
+      if (keyword !== 'type') fail(line, 'bad-header', `expected "type nanim2" first, found ${quote(keyword)}`);
+      if (args.length !== 1 || args[0] !== 'nanim2') fail(line, 'bad-header', `expected "type nanim2", found ${quote(raw)}`);
       sawType = true;
       continue;
     }
-    const int = (s: string | undefined, what: string): number => parseIntStrict(s) ?? fail(line, 'bad-number', `${what}: expected an integer, found "${s}"`);
-    const num = (s: string | undefined, what: string): number => parseFloatStrict(s) ?? fail(line, 'bad-number', `${what}: expected a number, found "${s}"`);
+    const int = (s: string | undefined, what: string): number => parseIntStrict(s) ?? fail(line, 'bad-number', `${what}: ${describeNumber(s, 'integer')}`);
+    const num = (s: string | undefined, what: string): number => parseFloatStrict(s) ?? fail(line, 'bad-number', `${what}: ${describeNumber(s, 'number')}`);
     switch (keyword) {
       case 'type':
         fail(line, 'bad-header', 'a second "type" line');
@@ -85,7 +86,7 @@ export function readNanim2(text: string): Nax2Document {
         if (groupKeys < 0) fail(line, 'bad-count', `numKeys is ${groupKeys}`);
         const loopName = args[args.length - 1]!;
         const loopType = (NAX2_LOOP_NAMES as readonly string[]).indexOf(loopName);
-        if (loopType < 0) fail(line, 'bad-value', `loop type must be clamp or repeat, found "${loopName}"`);
+        if (loopType < 0) fail(line, 'bad-value', `loop type must be clamp or repeat, found ${quote(loopName)}`);
         groups.push({
           startKey: int(args[1], 'startKey'),
           numKeys: groupKeys,
@@ -110,7 +111,7 @@ export function readNanim2(text: string): Nax2Document {
           fail(line, 'bad-field-count', `"curve" takes 7 values (or 6 in the pre-2006 form), found ${args.length}`);
         }
         const ipolType = (NAX2_IPOL_NAMES as readonly string[]).indexOf(args[0]!);
-        if (ipolType < 0) fail(line, 'bad-value', `ipol type must be step, linear, quat or none, found "${args[0]}"`);
+        if (ipolType < 0) fail(line, 'bad-value', `ipol type must be step, linear, quat or none, found ${quote(args[0]!)}`);
         const v = args.length === 7 ? 3 : 2;
         group.curves.push({
           ipolType,
@@ -129,7 +130,7 @@ export function readNanim2(text: string): Nax2Document {
         break;
       }
       default:
-        fail(line, 'bad-keyword', `unknown keyword "${keyword}"`);
+        fail(line, 'bad-keyword', `unknown keyword ${quote(keyword)}`);
     }
   }
 
