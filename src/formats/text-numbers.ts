@@ -7,6 +7,7 @@
  * `FormatError` naming the line (see `describeNumber` for the reason).
  */
 import { quote } from './text.js';
+import { isFileValue, MAX_FILE_VALUE } from './value-range.js';
 
 const PLUS = 43;
 const MINUS = 45;
@@ -49,13 +50,14 @@ export function parseIntStrict(token: string | undefined): number | null {
 }
 
 /**
- * A decimal number (optionally with an exponent) that stays finite as a float32 — every number of
- * these formats is a float32 in the engines that read them and in animcore's memory — or `null`.
+ * A decimal number (optionally with an exponent) within ±1e38, the range of file values
+ * (`value-range.ts`: every number of these formats is a float32 in the engines that read them and
+ * in animcore's memory, and differences of two must stay one), or `null`.
  */
 export function parseFloatStrict(token: string | undefined): number | null {
   if (token === undefined || !isDecimal(token, true)) return null;
   const v = Number(token);
-  return Number.isFinite(Math.fround(v)) ? v : null;
+  return isFileValue(v) ? v : null;
 }
 
 /**
@@ -65,6 +67,6 @@ export function parseFloatStrict(token: string | undefined): number | null {
 export function describeNumber(token: string | undefined, kind: 'integer' | 'number'): string {
   if (token === undefined) return `expected ${kind === 'integer' ? 'an integer' : 'a number'}, found nothing`;
   if (kind === 'integer' && isDecimal(token, false)) return `integer ${quote(token)} is beyond ±2^53`;
-  if (kind === 'number' && isDecimal(token, true)) return `number ${quote(token)} is beyond the float32 range (±3.4e38)`;
+  if (kind === 'number' && isDecimal(token, true)) return `number ${quote(token)} is beyond ±${MAX_FILE_VALUE}`;
   return `expected ${kind === 'integer' ? 'an integer' : 'a number'}, found ${quote(token)}`;
 }

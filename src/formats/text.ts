@@ -20,6 +20,18 @@ const QUOTE_MAX = 40;
  */
 export function quote(text: string): string {
   const cut = text.length > QUOTE_MAX;
-  const shown = (cut ? text.slice(0, QUOTE_MAX) : text).replace(/[\x00-\x1f\x7f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const shown = escapeControls(cut ? text.slice(0, QUOTE_MAX) : text);
   return cut ? `"${shown}…" (${text.length} characters)` : `"${shown}"`;
+}
+
+/**
+ * `text` (a message from elsewhere, e.g. an XML parser quoting the file) cut to `max` characters
+ * with the full length noted, control characters escaped: one short line for an error message.
+ */
+export function shorten(text: string, max: number): string {
+  return text.length > max ? `${escapeControls(text.slice(0, max))}… (${text.length} characters)` : escapeControls(text);
+}
+
+function escapeControls(s: string): string {
+  return s.replace(/[\x00-\x1f\x7f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

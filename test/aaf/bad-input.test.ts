@@ -79,8 +79,8 @@ describe('AAF bad input', () => {
     expect(readAafAnimation(oneChannel).objects[0]!.position!.times).toEqual(Float32Array.of(0, 1, 2));
     const e = formatError(() => readAafAnimation(patch(oneChannel, (v) => v.setFloat32(56, 0.5, true))));
     expect(e).toMatchObject({ code: 'decreasing-time', offset: 56 });
-    // The single error names where every variant stopped.
-    expect(e.message).toMatch(/per-channel:.*controller:.*shared-count:/);
+    // The single error gives the furthest variant's reason and names where the others stopped.
+    expect(e.message).toMatch(/per-channel read furthest: .*key 2 time 0\.5 is before.*controller at byte \d+, shared-count at byte \d+ stopped earlier/);
   });
 
   it('non-finite key times are an error at the key', () => {

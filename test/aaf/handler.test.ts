@@ -57,6 +57,6 @@ describe('AAF format handler', () => {
   });
 
   it('--format aaf on bytes of neither kind names where each reading stopped', async () => {
-    await expect(openFormatFile({ name: 'x.aaf', bytes: example.scene.subarray(0, 40) }, { format: 'aaf' })).rejects.toThrow(/neither an AAF scene \(.*\) nor an AAF animation/);
+    await expect(openFormatFile({ name: 'x.aaf', bytes: example.scene.subarray(0, 40) }, { format: 'aaf' })).rejects.toThrow(/neither an AAF scene nor an AAF animation; read as an (scene|animation): /);
   });
 });

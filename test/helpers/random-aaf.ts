@@ -12,8 +12,8 @@ const name: fc.Arbitrary<AafText> = fc.oneof(
 
 const header = name.map(aafHeader);
 
-/** Any float32 bit pattern's value, NaN and infinities included. */
-const anyFloat = fc.float();
+/** Any float32 a reader accepts: finite and within ±1e38 (src/formats/value-range.ts). */
+const anyFloat = fc.float({ noNaN: true, noDefaultInfinity: true, min: Math.fround(-1e38), max: Math.fround(1e38) });
 
 /** Non-decreasing finite times: quantised (so equal neighbours, a step, are common) or free. */
 const times = (n: number) =>
@@ -72,7 +72,7 @@ const surface: fc.Arbitrary<AafSurface> = fc.integer({ min: 0, max: 5 }).chain((
   }),
 );
 
-const f = fc.float({ noNaN: true });
+const f = anyFloat;
 
 /** Random scene documents: pre-order trees of 0–8 objects (depth from a random walk). */
 export const arbitraryScene: fc.Arbitrary<AafSceneInit> = fc.record({

@@ -2,15 +2,20 @@ import fc from 'fast-check';
 import { unityCurve, type UnityCurve } from '../../src/anim/index.js';
 import { MRTK_BOOL_OUT_WEIGHT, type MrtkHand, type MrtkPoseCurves, type MrtkRecording } from '../../src/formats/mrtk/index.js';
 
-const f32 = fc.float({ noNaN: true });
+/** A float32 the reader accepts (finite, within ±1e38; src/formats/value-range.ts). */
+const f32 = fc.float({ noNaN: true, noDefaultInfinity: true, min: Math.fround(-1e38), max: Math.fround(1e38) });
+/** Tangents may also be ±Infinity: Unity's stepped keys. */
+const tangent = fc.oneof(f32, fc.constantFrom(Infinity, -Infinity));
 const wrap = fc.constantFrom(0, 1, 2, 4, 8);
 
 /** A curve as the reader reconstructs it: full keys (v1.0 pose), simple keys, or bool keys. */
 function curve(layout: 'full' | 'simple' | 'bool'): fc.Arbitrary<UnityCurve> {
-  const key = fc.record({ time: f32, value: f32, inTangent: f32, outTangent: f32, inWeight: f32, outWeight: f32, weightedMode: fc.integer() });
+  const key = fc.record({ time: f32, value: f32, inTangent: tangent, outTangent: tangent, inWeight: f32, outWeight: f32, weightedMode: fc.integer() });
   type Key = typeof key extends fc.Arbitrary<infer K> ? K : never;
   const keyList: fc.Arbitrary<Key[]> = fc.oneof({ weight: 3, arbitrary: fc.constant<Key[]>([]) }, { weight: 1, arbitrary: fc.array(key, { maxLength: 3 }) });
-  return fc.record({ pre: wrap, post: wrap, keys: keyList }).map(({ pre, post, keys }) => {
+  return fc.record({ pre: wrap, post: wrap, keys: keyList }).map(({ pre, post, keys: unsorted }) => {
+    // Unity keeps keys sorted by time, and the reader refuses decreasing times.
+    const keys = [...unsorted].sort((a, b) => a.time - b.time);
     const col = (k: keyof Key) => keys.map((x) => x[k]);
     if (layout === 'full') {
       return unityCurve({

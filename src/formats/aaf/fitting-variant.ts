@@ -1,5 +1,6 @@
 import { FormatError } from '../../errors.js';
 import { ByteReader } from '../binary.js';
+import { shorten } from '../text.js';
 
 /** One layout a reader may try: its name and a parser that starts after the header. */
 export interface VariantAttempt<V, T> {
@@ -20,9 +21,8 @@ export interface VariantMatch<V, T> {
  * whole file exactly (spec aaf.md §2.1, §3.1). All variants are tried so that ambiguity can be
  * reported. Errors other than `FormatError` propagate.
  * @param label how a variant is named in messages
- * @throws FormatError when no variant fits: one error whose message names, for each variant, the
- *   byte offset and reason where it stopped; its `offset` and `code` are those of the variant that
- *   read furthest
+ * @throws FormatError when no variant fits: one error with the `offset`, `code` and reason of the
+ *   variant that read furthest, naming where the others stopped
  */
 export function readFittingVariant<V, T>(
   bytes: Uint8Array,
@@ -48,8 +48,13 @@ export function readFittingVariant<V, T>(
   const first = fits[0];
   if (first) return { variant: first.variant, value: first.value, alsoMatches: fits.slice(1).map((f) => f.variant) };
   const furthest = failures.reduce((a, b) => ((b.error.offset ?? 0) > (a.error.offset ?? 0) ? b : a));
-  const why = failures
-    .map((f) => `${label(f.variant)}: ${f.error.message.slice(format.length + 2)}`)
-    .join('; ');
-  throw new FormatError(format, furthest.error.code, { offset: furthest.error.offset }, `no layout variant fits the file — ${why}`);
+  // The furthest reading says most; the others are named so the message stays one short line.
+  const others = failures.filter((f) => f !== furthest).map((f) => `${label(f.variant)} at byte ${f.error.offset}`);
+  const reason = shorten(furthest.error.message.slice(format.length + 2), 150);
+  throw new FormatError(
+    format,
+    furthest.error.code,
+    { offset: furthest.error.offset },
+    `no layout variant fits the file; ${label(furthest.variant)} read furthest: ${reason}${others.length > 0 ? `; ${others.join(', ')} stopped earlier` : ''}`,
+  );
 }

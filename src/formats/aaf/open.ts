@@ -1,6 +1,7 @@
 import type { AnimResource } from '../../anim/index.js';
 import { FormatError, UsageError } from '../../errors.js';
 import type { AafAnimation } from './animation.js';
+import { shorten } from '../text.js';
 import { AAF_VERSION } from './header.js';
 import { readAafAnimation } from './read-animation.js';
 import { readAafScene } from './read-scene.js';
@@ -26,12 +27,13 @@ export type AafDocument = { kind: 'scene'; scene: AafScene } | { kind: 'animatio
  * Reads an AAF file of either kind. AAF has no magic (any 10-byte name is accepted, spec aaf.md
  * §1), so the version field is checked first and then the whole structure: as a scene (§3), else
  * as an animation (§2).
- * @throws FormatError (format `aaf`, code `unrecognised`) naming where each kind stopped
+ * @throws FormatError (format `aaf`, code `unrecognised`) at the offset, and with the reason, of the
+ *   kind that read further
  */
 export function readAafFile(bytes: Uint8Array): AafDocument {
   const version = bytes.length >= 12 ? bytes[10]! + 256 * bytes[11]! : -1;
   if (version !== AAF_VERSION) {
-    throw new FormatError('aaf', 'unrecognised', { offset: 10 }, `expected AAF version ${AAF_VERSION} at byte 10, found ${version < 0 ? 'end of file' : version}`);
+    throw new FormatError('aaf', 'unrecognised', { offset: Math.min(10, bytes.length) }, `expected AAF version ${AAF_VERSION} at byte 10, found ${version < 0 ? 'end of file' : version}`);
   }
   try {
     return { kind: 'scene', scene: readAafScene(bytes) };
@@ -41,7 +43,9 @@ export function readAafFile(bytes: Uint8Array): AafDocument {
       return { kind: 'animation', animation: readAafAnimation(bytes) };
     } catch (animationError) {
       if (!(animationError instanceof FormatError)) throw animationError;
-      throw new FormatError('aaf', 'unrecognised', { offset: 0 }, `neither an AAF scene (${sceneError.message}) nor an AAF animation (${animationError.message})`);
+      // The reading that got further says most (and where); one short line.
+      const [kind, e] = (animationError.offset ?? 0) > (sceneError.offset ?? 0) ? ['animation', animationError] : ['scene', sceneError];
+      throw new FormatError('aaf', 'unrecognised', { offset: e.offset ?? 0 }, `neither an AAF scene nor an AAF animation; read as an ${kind}: ${shorten(e.message, 180)}`);
     }
   }
 }

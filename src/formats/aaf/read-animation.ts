@@ -1,4 +1,5 @@
 import { ByteReader } from '../binary.js';
+import { describeBadValue, isFileValue } from '../value-range.js';
 import {
   AAF_ANIMATION_VARIANTS,
   AAF_CHANNELS,
@@ -31,7 +32,8 @@ const MIN_OBJECT_BYTES = 3;
  * `alsoMatches` lists later variants that fit too). Key times stay raw (file units).
  * @throws FormatError with the byte offset: `truncated`, `bad-version`, `bad-count` (a count
  *   promising more than the file holds), `bad-flags` (bits other than 2, 4, 8), `bad-controller`
- *   (a position channel whose controller is not 1), `bad-time` (a key time that is not finite),
+ *   (a position channel whose controller is not 1), `bad-time` (a key time that is not finite or
+ *   beyond ±1e38), `bad-value` (such a key value; value-range.ts),
  *   `decreasing-time`, `trailing-bytes`; when no variant fits, one error naming where each stopped
  */
 export function readAafAnimation(bytes: Uint8Array, options: ReadAafAnimationOptions = {}): AafAnimation {
@@ -90,12 +92,12 @@ function readKeys(r: ByteReader, n: number, size: number, what: string, controll
   for (let k = 0; k < n; k++) {
     const at = r.offset;
     const t = r.f32(`${what} key ${k} time`);
-    if (!Number.isFinite(t)) r.fail('bad-time', `${what} key ${k} time is ${t}, expected a finite number`, at);
+    if (!isFileValue(t)) r.fail('bad-time', `${what} key ${k} time: ${describeBadValue(t)}`, at);
     if (k > 0 && t < times[k - 1]!) {
       r.fail('decreasing-time', `${what} key ${k} time ${t} is before the previous key's ${times[k - 1]}`, at);
     }
     times[k] = t;
-    for (let c = 0; c < size; c++) values[size * k + c] = r.f32(`${what} key ${k} value`);
+    for (let c = 0; c < size; c++) values[size * k + c] = r.value(`${what} key ${k} value`);
   }
   return controller === undefined ? { times, values } : { times, values, controller };
 }

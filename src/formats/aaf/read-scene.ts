@@ -35,6 +35,7 @@ const MIN_SURFACE_BYTES = 8;
  * @throws FormatError with the byte offset: `truncated`, `bad-version`, `bad-count` (a count
  *   promising more than the file holds, an index count that is not a multiple of 3, children
  *   beyond a `total` object count), `bad-index` (an index ≥ the surface's vertex count),
+ *   `bad-value` (a transform or vertex value that is not finite or beyond ±1e38; value-range.ts),
  *   `trailing-bytes`; when no variant fits, one error naming where each stopped
  */
 export function readAafScene(bytes: Uint8Array, options: ReadAafSceneOptions = {}): AafScene {
@@ -92,7 +93,7 @@ function readObject(
   r.needItems(childCount, MIN_OBJECT_BYTES, `object ${i} children`);
   const name = readAafText(r, `object ${i} name`);
   const surfaceCount = r.u16(`object ${i} surface count`);
-  const f = (what: string) => r.f32(`object ${i} ${what}`);
+  const f = (what: string) => r.value(`object ${i} ${what}`);
   const position = [f('position x'), f('position y'), f('position z')] as const;
   const rotation = [f('rotation qx'), f('rotation qy'), f('rotation qz'), f('rotation qw')] as const;
   const scale = [f('scale x'), f('scale y'), f('scale z')] as const;
@@ -111,7 +112,7 @@ function readSurface(r: ByteReader, variant: AafSceneVariant, what: string): Aaf
   }
   const n = variant.indexCount === 'indices' ? indexCount : 3 * indexCount;
   r.needItems(vertexCount, 4 * AAF_VERTEX_FLOATS, `${what} vertices`);
-  const vertices = r.f32Array(AAF_VERTEX_FLOATS * vertexCount, `${what} vertices`);
+  const vertices = r.values(AAF_VERTEX_FLOATS * vertexCount, `${what} vertices`);
   r.needItems(n, 4, `${what} indices`);
   const indices = new Uint32Array(n);
   for (let k = 0; k < n; k++) {

@@ -46,6 +46,7 @@ export interface AmbDocument {
  * start anywhere and have gaps (`character.amb`, §3.4); `recordOf` maps index → record (by
  * offset when contiguous, by table otherwise).
  * @throws FormatError (format `amb`, with the byte offset) for a bad magic, negative counts, a
+ *   value that is not finite or beyond ±1e38 (`bad-value`, value-range.ts), a
  *   size that breaks the equation (truncated or trailing bytes), duplicate frame indices and
  *   dummy parent tags that change between records
  */
@@ -86,8 +87,8 @@ export function readAmb(bytes: Uint8Array): AmbDocument {
     if (byIndex.has(index)) r.fail('duplicate-frame', `record ${f} repeats stored frame index ${index}`, at + 4);
     byIndex.set(index, f);
     frameIndices[f] = index;
-    rootTranslations.set(r.f32Array(3, `record ${f} root translation`), 3 * f);
-    boneRotations.set(r.f32Array(4 * B, `record ${f} bone rotations`), 4 * B * f);
+    rootTranslations.set(r.values(3, `record ${f} root translation`), 3 * f);
+    boneRotations.set(r.values(4 * B, `record ${f} bone rotations`), 4 * B * f);
     for (let d = 0; d < D; d++) {
       const tagAt = r.offset;
       const tag = r.fixedString(5, `record ${f} dummy ${d} parent tag`);
@@ -97,8 +98,8 @@ export function readAmb(bytes: Uint8Array): AmbDocument {
       } else if (tag !== dummyParents[d]) {
         r.fail('bad-value', `record ${f} dummy ${d} parent tag ${quote(tag)} differs from record 0's ${quote(dummyParents[d]!)}`, tagAt);
       }
-      dummyPositions.set(r.f32Array(3, `record ${f} dummy ${d} position`), 3 * (D * f + d));
-      dummyRotations.set(r.f32Array(4, `record ${f} dummy ${d} rotation`), 4 * (D * f + d));
+      dummyPositions.set(r.values(3, `record ${f} dummy ${d} position`), 3 * (D * f + d));
+      dummyRotations.set(r.values(4, `record ${f} dummy ${d} rotation`), 4 * (D * f + d));
     }
   }
   r.expectEnd(`${N} frame records`);

@@ -110,7 +110,8 @@ const FLOAT_KEYS = new Set(['speed', 'time', 'defensevalue', 'defensemove', 'tar
  * Keywords match case-insensitively; numbers may have leading zeros; `#` comments in any encoding
  * are ignored.
  * @throws FormatError (format `pos`, with the line) for unknown keywords, missing or extra braces,
- *   bad numbers, a `Blend`/`Action` without `start` or `end`, a keyword given twice in one block, and a repeated pose number
+ *   bad numbers, a `Blend`/`Action` without `start` or `end` or with a negative speed, a keyword
+ *   given twice in one block, and a repeated pose number
  */
 export function readPos(bytes: Uint8Array): PosDocument {
   const c = LineCursor.of('pos', bytes);
@@ -180,6 +181,8 @@ function readSubBlock(c: LineCursor, key: 'blend' | 'action' | 'attack' | 'drag'
       const s = { kind: key, ...base, speed: 1 } as Omit<PosSegment, 'start' | 'end'> & { start: number | null; end: number | null };
       readBlock(c, 'segment', owner, s, pose);
       if (s.start === null || s.end === null) c.fail('missing-keyword', line.no, `${owner} needs both start and end`);
+      // A speed scales the time into each frame (§7.1); below 0 the clip would run backwards.
+      if (s.speed < 0) c.fail('bad-value', line.no, `${owner} speed ${s.speed} is negative; expected a speed > 0 (0 plays at 1)`);
       pose.segments.push(s as PosSegment);
       return;
     }

@@ -50,7 +50,9 @@ const MATERIAL_KEYS = ['Texture', 'ColorKey', 'Ambient', 'Diffuse', 'Specular', 
  * Vertices: n, n × "v x y z vt u v Bones k i₁ w₁ … i_k w_k", Triangles: t, t × "f 3 <material> a b
  * c" }`.
  * @throws FormatError (format `skc`, with the line) for missing blocks or braces, unknown
- *   keywords, bad numbers, dynamic skins, and vertex or material indices out of range
+ *   keywords, bad numbers, dynamic skins, vertex or material indices out of range, and counts
+ *   (skins, materials, vertices, triangles) that are negative or more than the lines left can hold,
+ *   checked before anything is allocated for them
  */
 export function readSkc(bytes: Uint8Array): SkcDocument {
   const c = LineCursor.of('skc', bytes);
@@ -59,7 +61,8 @@ export function readSkc(bytes: Uint8Array): SkcDocument {
   if (t.length !== 6 || t[0] !== 'Static' || t[1] !== 'Skins:' || t[3] !== 'Dynamic' || t[4] !== 'Skins:') {
     c.fail('bad-header', head.no, `expected "Static Skins: <n> Dynamic Skins: <m>", found ${quote(head.text)}`);
   }
-  const count = c.int(t[2], head, 'static skin count');
+  // A skin takes at least 6 lines: its head, two braces, Materials:, Vertices: and Triangles:.
+  const count = c.count(t[2], head, 'static skin count', 6);
   if (c.int(t[5], head, 'dynamic skin count') !== 0) c.fail('unsupported', head.no, 'dynamic skins are not supported');
   const skins: SkcSkin[] = [];
   for (let i = 0; i < count; i++) skins.push(readSkin(c));
@@ -81,9 +84,9 @@ function readSkin(c: LineCursor): SkcSkin {
   c.open(`Static Skin ${quote(name)}`);
   const mLine = keyword(c, '"Materials: <k>"', 'Materials:');
   const materials: SkcMaterial[] = [];
-  for (let m = c.int(c.values(mLine, 1)[0], mLine, 'material count'); m > 0; m--) materials.push(readMaterial(c));
+  for (let m = c.count(c.values(mLine, 1)[0], mLine, 'material count', 1 + MATERIAL_KEYS.length); m > 0; m--) materials.push(readMaterial(c));
   const vLine = keyword(c, '"Vertices: <n>"', 'Vertices:');
-  const n = c.int(c.values(vLine, 1)[0], vLine, 'vertex count');
+  const n = c.count(c.values(vLine, 1)[0], vLine, 'vertex count');
   const rows: { line: TextLine; influences: number }[] = [];
   let influences = 0;
   for (let v = 0; v < n; v++) {
@@ -109,7 +112,8 @@ function readSkin(c: LineCursor): SkcSkin {
       const bone = Math.trunc(c.float(tk[9 + 2 * j], line, 'bone index'));
       if (bone < 0 || bone > 0xffff) c.fail('bad-value', line.no, `bone index ${bone} is out of range`);
       joints[influences * v + j] = bone;
-      const weight = c.float(tk[10 + 2 * j], line, 'bone weight');
+      // Stored as float32 (and used so): 1e-46 is 0 there, and must count as 0 in the sum below.
+      const weight = Math.fround(c.float(tk[10 + 2 * j], line, 'bone weight'));
       if (!(weight >= 0)) c.fail('bad-value', line.no, `vertex ${v}: bone weight ${weight} is negative; expected weights ≥ 0 that sum to 1`);
       weights[influences * v + j] = weight;
       sum += weight;
@@ -118,7 +122,7 @@ function readSkin(c: LineCursor): SkcSkin {
     if (sum === 0) c.fail('bad-value', line.no, `vertex ${v}: bone weights sum to 0; expected a sum of 1`);
   });
   const tLine = keyword(c, '"Triangles: <t>"', 'Triangles:');
-  const tc = c.int(c.values(tLine, 1)[0], tLine, 'triangle count');
+  const tc = c.count(c.values(tLine, 1)[0], tLine, 'triangle count');
   const triangleMaterials = new Uint16Array(tc);
   const indices = new Uint32Array(3 * tc);
   for (let f = 0; f < tc; f++) {
@@ -126,7 +130,7 @@ function readSkin(c: LineCursor): SkcSkin {
     const [three, mat, ...abc] = c.values(line, 5);
     if (three !== '3') c.fail('bad-value', line.no, `expected a vertex count of 3, found ${quote(three!)}`);
     const material = c.int(mat, line, 'material index');
-    if (material < 0 || material >= materials.length) c.fail('bad-value', line.no, `material ${material} of ${materials.length}`);
+    if (material < 0 || material >= materials.length) c.fail('bad-value', line.no, `material index ${material}; the skin has ${materials.length} material(s)`);
     triangleMaterials[f] = material;
     abc.forEach((s, i) => {
       const index = c.int(s, line, 'vertex index');

@@ -97,6 +97,20 @@ export class LineCursor {
     return parseFloatStrict(token) ?? this.fail('bad-number', line.no, `${what}: ${describeNumber(token, 'number')}`);
   }
 
+  /**
+   * A count of items that take at least `linesEach` lines each, checked against the lines left
+   * before anything is allocated for them: a negative count, or one the rest of the file cannot
+   * hold, is a `FormatError` (`bad-count`) on `line`.
+   */
+  count(token: string | undefined, line: TextLine, what: string, linesEach = 1): number {
+    const n = this.int(token, line, what);
+    const left = this.lines.length - this.at;
+    if (n < 0 || n * linesEach > left) {
+      this.fail('bad-count', line.no, `${what} ${n} ${n < 0 ? 'is negative' : `needs ${n * linesEach} lines, the file has ${left} more`}`);
+    }
+    return n;
+  }
+
   /** `count` numbers after the keyword of `line`. */
   floats(line: TextLine, count: number): number[] {
     return this.values(line, count).map((t) => this.float(t, line, line.tokens[0]!));

@@ -7,6 +7,7 @@ import { type AmbDocument, readAmb } from './read-amb.js';
 import { type BncDocument, readBnc } from './read-bnc.js';
 import { type PosPose, readPos } from './read-pos.js';
 import { readSkc, type SkcSkin } from './read-skc.js';
+import { isFileValue, MAX_FILE_VALUE } from '../value-range.js';
 import { poseTimeTable } from './time-table.js';
 import { quote } from '../text.js';
 
@@ -54,8 +55,9 @@ export interface UnavailablePose {
  *   `warnings` summarise them
  *   and carry the `.amb` readers' warnings. Empty `{}` poses are counted in `info.emptyPoses`.
  * File space (right-handed, Z-up) is kept unless `mirrorYZ` is set (§2).
- * @throws FormatError from the readers, and when an `.amb` disagrees with the `.bnc` (bone and
- *   dummy counts, dummy parent tags)
+ * @throws FormatError from the readers, when an `.amb` disagrees with the `.bnc` (bone and
+ *   dummy counts, dummy parent tags), and (format `pos`, at the pose's line) when segment speeds
+ *   make a pose last beyond 1e38 s
  */
 export function openMeteorCharacter(files: MeteorCharacterFiles): AnimResource {
   const mirror = files.mirrorYZ ?? false;
@@ -153,6 +155,9 @@ function poseClip(pose: PosPose & { start: number; end: number }, amb: AmbDocume
   const { start: S, end: E } = pose;
   const kt = poseTimeTable(pose, amb.fps);
   const n = kt.length;
+  if (!isFileValue(kt[n - 1]!)) {
+    throw new FormatError('pos', 'bad-value', { line: pose.line }, `Pose ${pose.number} lasts ${kt[n - 1]} s at its segment speeds; expected at most ${MAX_FILE_VALUE} s`);
+  }
   const records = Array.from({ length: n }, (_, k) => amb.recordOf(S + k));
   const times = Float32Array.from(kt);
   const B = amb.boneCount;

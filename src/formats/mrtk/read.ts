@@ -1,5 +1,6 @@
 import { type UnityCurve, UnityWeightedMode } from '../../anim/index.js';
 import { ByteReader } from '../binary.js';
+import { describeBadValue, isFileValue } from '../value-range.js';
 import {
   MRTK_BOOL_OUT_WEIGHT,
   MRTK_JOINT_COUNT,
@@ -42,14 +43,23 @@ function readCurve(r: ByteReader, layout: KeyLayout, what: string): UnityCurve {
   const weightedMode = new Int32Array(n).fill(UnityWeightedMode.Both);
   const view = r.view;
   let at = r.offset;
+  const f32 = (offset: number, what: string, tangent = false): number => {
+    const v = view.getFloat32(offset, true);
+    // Unity marks a stepped key with an infinite tangent (spec mrtk.md §6.2); NaN and finite
+    // magnitudes beyond ±1e38 have no use.
+    if (!isFileValue(v) && !(tangent && Math.abs(v) === Infinity)) r.fail('bad-value', `${what}: ${describeBadValue(v)}`, offset);
+    return v;
+  };
   for (let k = 0; k < n; k++, at += stride) {
-    time[k] = view.getFloat32(at, true);
-    value[k] = view.getFloat32(at + 4, true);
+    const key = `${what} key ${k}`;
+    time[k] = f32(at, `${key} time`);
+    if (k > 0 && time[k]! < time[k - 1]!) r.fail('decreasing-time', `${key} time ${time[k]} is before the previous key's ${time[k - 1]}; Unity keeps keys sorted`, at);
+    value[k] = f32(at + 4, `${key} value`);
     if (layout === 'full') {
-      inTangent[k] = view.getFloat32(at + 8, true);
-      outTangent[k] = view.getFloat32(at + 12, true);
-      inWeight[k] = view.getFloat32(at + 16, true);
-      outWeight[k] = view.getFloat32(at + 20, true);
+      inTangent[k] = f32(at + 8, `${key} inTangent`, true);
+      outTangent[k] = f32(at + 12, `${key} outTangent`, true);
+      inWeight[k] = f32(at + 16, `${key} inWeight`);
+      outWeight[k] = f32(at + 20, `${key} outWeight`);
       weightedMode[k] = view.getInt32(at + 24, true);
     }
   }
@@ -121,7 +131,7 @@ function readMarkers(r: ByteReader): MrtkMarker[] {
   }
   const markers: MrtkMarker[] = [];
   for (let i = 0; i < count; i++) {
-    const time = r.f32(`marker ${i} time`);
+    const time = r.value(`marker ${i} time`);
     const length = read7BitInt(r, `marker ${i} name length`);
     const at = r.offset;
     const bytes = r.raw(length, `marker ${i} name`);
@@ -141,8 +151,10 @@ function readMarkers(r: ByteReader): MrtkMarker[] {
  * v1.1 flags (one byte each; non-zero is true, as .NET reads them), camera pose, hand booleans and
  * 2 × 27 joint poses, v1.1 eye gaze, markers. v1.0 pose curves have 28-byte keys, v1.1 pose and
  * ray curves 8-byte "simple" keys (§2.5). The parse must end exactly at the end of the file.
+ * Key times, values, weights and marker times must be finite and within ±1e38 (value-range.ts;
+ * tangents may also be ±Infinity, Unity's stepped keys), and key times must not decrease.
  * @throws FormatError (`bad-magic`, `unsupported-version`, `truncated`, `bad-count`, `bad-value`,
- *   `trailing-bytes`) with the byte offset and what was expected
+ *   `decreasing-time`, `trailing-bytes`) with the byte offset and what was expected
  */
 export function readMrtk(bytes: Uint8Array): MrtkRecording {
   const r = new ByteReader(bytes, FORMAT);

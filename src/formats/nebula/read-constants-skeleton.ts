@@ -2,7 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { FormatError } from '../../errors.js';
 import type { Joint } from '../../anim/index.js';
 import { describeNumber, parseFloatStrict, parseIntStrict } from '../text-numbers.js';
-import { quote } from '../text.js';
+import { quote, shorten } from '../text.js';
 
 const FORMAT = 'constants';
 
@@ -35,7 +35,7 @@ type XmlNode = Record<string | symbol, unknown>;
 export function readConstantsSkeleton(text: string): ConstantsSkeleton {
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
-    throw new FormatError(FORMAT, 'bad-xml', { line: valid.err.line }, `not well-formed XML: ${valid.err.msg}`);
+    throw new FormatError(FORMAT, 'bad-xml', { line: valid.err.line }, `not well-formed XML: ${shorten(valid.err.msg, 160)}`);
   }
   const parser = new XMLParser({
     ignoreAttributes: false,
@@ -49,7 +49,7 @@ export function readConstantsSkeleton(text: string): ConstantsSkeleton {
   try {
     doc = parser.parse(text) as XmlNode;
   } catch (e) {
-    throw new FormatError(FORMAT, 'bad-xml', { line: 1 }, `not well-formed XML: ${(e as Error).message}`);
+    throw new FormatError(FORMAT, 'bad-xml', { line: 1 }, `not well-formed XML: ${shorten((e as Error).message, 160)}`);
   }
   const meta = XMLParser.getMetaDataSymbol() as symbol;
   const newlines: number[] = [];

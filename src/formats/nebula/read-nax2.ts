@@ -75,12 +75,10 @@ export function readNax2(bytes: Uint8Array): Nax2Document {
   throw firstError;
 }
 
-/** `null` when the size equation of §1.7 holds for candidate `c`, else what it expected. */
+/** `null` when the size equation of §1.7 holds for candidate `c`, else (briefly) what it expected. */
 function checkSizeEquation(bytes: Uint8Array, c: Candidate, numGroups: number, numKeys: number): string | null {
   const groupsEnd = 12 + numGroups * c.groupSize;
-  if (groupsEnd > bytes.length) {
-    return `${numGroups} group headers of ${c.groupSize} bytes end at byte ${groupsEnd}, past the end`;
-  }
+  if (groupsEnd > bytes.length) return `${numGroups} group headers end past the end, at byte ${groupsEnd}`;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let numCurves = 0;
   for (let g = 0; g < numGroups; g++) {
@@ -89,11 +87,7 @@ function checkSizeEquation(bytes: Uint8Array, c: Candidate, numGroups: number, n
     numCurves += n;
   }
   const expected = groupsEnd + numCurves * c.curveSize + 16 * numKeys;
-  if (expected === bytes.length) return null;
-  return (
-    `12 + ${numGroups}·${c.groupSize} + ${numCurves}·${c.curveSize} + 16·${numKeys} = ${expected} bytes ` +
-    `(${expected > bytes.length ? 'more' : 'fewer'} than the ${bytes.length} present)`
-  );
+  return expected === bytes.length ? null : `${numGroups} groups, ${numCurves} curves and ${numKeys} keys need ${expected} bytes`;
 }
 
 function parseLayout(bytes: Uint8Array, c: Candidate, numGroups: number, numKeys: number): Nax2Document {

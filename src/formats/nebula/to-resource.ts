@@ -2,6 +2,7 @@ import { FormatError, type FormatErrorLocation } from '../../errors.js';
 import { AnimClip, AnimResource, CurveType, InfinityType, type AnimCurve, type AnimEvent } from '../../anim/index.js';
 import type { Nax2Document } from './nax2-document.js';
 import type { Nax3Clip, Nax3Document } from './nax3-document.js';
+import { describeBadValue, firstBadValue, MAX_FILE_VALUE } from '../value-range.js';
 import { clipNamesOf, toModelSkeleton, type NebulaSkeletonInput } from './skeleton-input.js';
 
 /** nax2 curve kinds by `curveIndex % 3` (N3's rule, spec nebula.md §1.6, §2.4). */
@@ -36,8 +37,10 @@ export const NAX3_CURVE_TYPES: readonly CurveType[] = [
  * `resource.format` is `nax2` or `nanim2`; `resource.info` holds `layout`, `numGroups`, `numKeys`,
  * `keyDataOffset`, `metadataSize` (and `byteOrder` for binary files). A skeleton whose joint count
  * differs from numCurves / 3 gives a warning. Throws `FormatError` (at the group's offset or line)
- * when a group with animated curves has a key time that rounds to 0 ticks or is not finite, or when
- * the curves claim more keys than the pool holds (overlapping curves; guards the allocation).
+ * when a group with animated curves has a key time that rounds to 0 ticks or is not finite, a
+ * clip duration beyond ±1e38 s, a key or collapsed value that is not finite or beyond ±1e38
+ * (value-range.ts; at its byte, or the curve's line in `.nanim2`), or when the curves claim more
+ * keys than the pool holds (overlapping curves; guards the allocation).
  */
 export function nax2ToResource(doc: Nax2Document, skeleton?: NebulaSkeletonInput): AnimResource {
   const format = doc.layout === 'nanim2' ? 'nanim2' : 'nax2';
@@ -65,6 +68,9 @@ export function nax2ToResource(doc: Nax2Document, skeleton?: NebulaSkeletonInput
     if (hasUniform && !ticksOk) {
       fail(group.source, 16, 'bad-value', `group ${g}: keyTime ${group.keyTime} s is ${ticks} ticks; animated curves need at least 1 ms per key`);
     }
+    if (ticksOk && (group.numKeys * ticks) / 1000 > MAX_FILE_VALUE) {
+      fail(group.source, 16, 'bad-value', `group ${g}: keyTime ${group.keyTime} s × ${group.numKeys} keys is beyond ±${MAX_FILE_VALUE} s`);
+    }
     if (group.loopType !== 0 && group.loopType !== 1) {
       warnings.add(`${format}: group ${g} has loopType ${group.loopType} (0 clamp, 1 repeat expected); read as clamp (N3's converter would cycle)`);
     }
@@ -78,14 +84,22 @@ export function nax2ToResource(doc: Nax2Document, skeleton?: NebulaSkeletonInput
         else contradictions.tq++;
       }
       const joint = Math.floor(i / 3);
+      const where = `group ${g} curve ${i}`;
+      let keys: AnimCurve['keys'];
+      if (c.firstKeyIndex === -1) {
+        // The collapsed key follows ipolType and firstKeyIndex (and isAnimated, except in layout A).
+        checkValues(format, c.collapsedKey, (lane) => shift(c.source, (doc.layout === 'A' ? 6 : 12) + 4 * lane), `${where} collapsed key`);
+        keys = { encoding: 'static', value: Float32Array.from(c.collapsedKey) };
+      } else {
+        const values = gather(doc.pool, c.firstKeyIndex, group.keyStride, group.numKeys);
+        checkValues(format, values, (i) => poolLocation(doc.keyDataOffset, c.firstKeyIndex + (i >> 2) * group.keyStride, i & 3, c.source), `${where} keys`);
+        keys = { encoding: 'uniform', values };
+      }
       return {
         curveType: kind,
         target: { joint: skel?.joints[joint]?.name ?? `joint${joint}`, property: kind },
         active: c.isAnimated === null || c.isAnimated !== 0,
-        keys:
-          c.firstKeyIndex === -1
-            ? { encoding: 'static', value: Float32Array.from(c.collapsedKey) }
-            : { encoding: 'uniform', values: gather(doc.pool, c.firstKeyIndex, group.keyStride, group.numKeys) },
+        keys,
       };
     });
     const infinity = group.loopType === 1 ? InfinityType.Cycle : InfinityType.Constant;
@@ -143,7 +157,8 @@ export function nax2ToResource(doc: Nax2Document, skeleton?: NebulaSkeletonInput
  * `resource.format` is `nax3`; `resource.info` holds `byteOrder`, `numClips`, `numKeys`,
  * `keyDataOffset`. Throws `FormatError` (format `nax3`, at the byte of the offending field) for
  * infinity bytes other than 0/1, unknown curve-type codes, a key duration of 0 ticks in a clip with
- * non-static curves, or curves that claim more keys than the pool holds.
+ * non-static curves, a key or static value that is not finite or beyond ±1e38 (value-range.ts), or
+ * curves that claim more keys than the pool holds.
  */
 export function nax3ToResource(doc: Nax3Document, skeleton?: NebulaSkeletonInput): AnimResource {
   const skel = toModelSkeleton(skeleton);
@@ -178,14 +193,20 @@ export function nax3ToResource(doc: Nax3Document, skeleton?: NebulaSkeletonInput
     }
     const curves: AnimCurve[] = clip.curves.map((curve, i) => {
       const j = perJoint > 0 ? Math.floor(i / perJoint) : -1;
+      let keys: AnimCurve['keys'];
+      if (curve.isStatic !== 0) {
+        checkValues('nax3', curve.staticKey, (lane) => ({ offset: curve.offset + 8 + 4 * lane }), `${what} curve ${i} static key`);
+        keys = { encoding: 'static', value: Float32Array.from(curve.staticKey) };
+      } else {
+        const values = gather(doc.pool, curve.firstKeyIndex, clip.keyStride, clip.numKeys);
+        checkValues('nax3', values, (v) => poolLocation(doc.keyDataOffset, curve.firstKeyIndex + (v >> 2) * clip.keyStride, v & 3, {}), `${what} curve ${i} keys`);
+        keys = { encoding: 'uniform', values };
+      }
       return {
         curveType: types[i]!,
         target: { joint: j < 0 ? null : (skel?.joints[j]?.name ?? `joint${j}`), property: types[i]! },
         active: curve.isActive !== 0,
-        keys:
-          curve.isStatic !== 0
-            ? { encoding: 'static', value: Float32Array.from(curve.staticKey) }
-            : { encoding: 'uniform', values: gather(doc.pool, curve.firstKeyIndex, clip.keyStride, clip.numKeys) },
+        keys,
       };
     });
     const events: AnimEvent[] = clip.events.map((e) => ({ name: e.name, category: e.category, time: (e.keyIndex * clip.keyDuration) / 1000 }));
@@ -239,6 +260,20 @@ function gather(pool: Float32Array, first: number, stride: number, count: number
     out[4 * k + 3] = pool[src + 3]!;
   }
   return out;
+}
+
+/**
+ * Refuses a key value that is not finite or beyond ±1e38 (value-range.ts) with a `FormatError` at
+ * `where(i)`, the location of value `i`.
+ */
+function checkValues(format: string, values: Float32Array, where: (i: number) => FormatErrorLocation, what: string): void {
+  const i = firstBadValue(values);
+  if (i >= 0) throw new FormatError(format, 'bad-value', where(i), `${what}: ${describeBadValue(values[i]!)}`);
+}
+
+/** Where lane `lane` of pool key `key` is: its byte offset, or `fallback` (a `.nanim2` line) without a pool offset. */
+function poolLocation(keyDataOffset: number | null, key: number, lane: number, fallback: FormatErrorLocation): FormatErrorLocation {
+  return keyDataOffset === null ? fallback : { offset: keyDataOffset + 16 * key + 4 * lane };
 }
 
 /** A location moved `delta` bytes on (binary) or left as it is (a text line). */
