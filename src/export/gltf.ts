@@ -7,6 +7,7 @@ import { exportClip } from './export-clip.js';
 import { isNodeProperty, jointNodes, type JointNodes } from './joint-nodes.js';
 import { addRigidMeshes } from './rigid-meshes.js';
 import { addSkinnedMeshes } from './skinned-meshes.js';
+import { trackFromZero } from './track-from-zero.js';
 import { boolTrack } from './bool-track.js';
 import type { ExportCounts } from './export-counts.js';
 
@@ -61,12 +62,20 @@ export function toGltfDocument(core: AnimCore, resource: AnimResource, options: 
   const { document, buffer, nodes } = options.source ? withoutAnimations(options.source, resource) : newDocument(resource, clips);
   const counts: ExportCounts = { clips: clips.length, keysIn: 0, keysOut: 0 };
   const skipped = new Map<string, number>();
+  const empty: string[] = [];
   const times = new TimesCache(document, buffer);
   resource.clips.forEach((source, c) => {
     counts.keysIn += source.storedKeyCount;
-    counts.keysOut += addAnimation(document, buffer, times, clips[c]!, nodes, options.interpolation ?? 'linear', skipped);
+    const keys = addAnimation(document, buffer, times, clips[c]!, nodes, options.interpolation ?? 'linear', skipped);
+    if (keys === null) empty.push(clips[c]!.name);
+    else counts.keysOut += keys;
   });
-  const warnings = [...skipped].map(([what, n]) => `${n} ${what} curve(s) drive no glTF node property; not exported`);
+  // A buffer no accessor uses would be written without a byteLength (glTF 2.0 §5.10 requires one).
+  if (document.getRoot().listAccessors().length === 0) buffer.dispose();
+  const warnings = [
+    ...[...skipped].map(([what, n]) => `${n} ${what} curve(s) drive no glTF node property; not exported`),
+    ...empty.map((name) => `clip "${name}" has no active translation, rotation or scale curve on a node; glTF animations need one, so it is not exported`),
+  ];
   return { document, clips, counts, warnings };
 }
 
@@ -76,10 +85,16 @@ function newDocument(resource: AnimResource, clips: readonly AnimClip[]): { docu
   document.getRoot().getAsset().generator = 'animcore';
   const buffer = document.createBuffer();
   const nodes = jointNodes(document, resource, clips);
-  const scene = document.createScene(resource.format);
   addRigidMeshes(document, buffer, resource.meshes, nodes.skeleton);
-  for (const node of [...nodes.roots, ...addSkinnedMeshes(document, buffer, resource.skins, nodes.skeleton)]) scene.addChild(node);
-  document.getRoot().setDefaultScene(scene);
+  const skinned = addSkinnedMeshes(document, buffer, resource.skins, nodes.skeleton);
+  // A skin may have gathered the skeleton's roots under one common root node.
+  const sceneNodes = [...nodes.roots.filter((n) => n.getParentNode() === null), ...skinned];
+  // glTF 2.0 §3.5: a scene lists at least one node; a resource without any has no scene.
+  if (sceneNodes.length > 0) {
+    const scene = document.createScene(resource.format);
+    for (const node of sceneNodes) scene.addChild(node);
+    document.getRoot().setDefaultScene(scene);
+  }
   return { document, buffer, nodes };
 }
 
@@ -106,7 +121,10 @@ function withoutAnimations(document: Document, resource: AnimResource): { docume
   return { document, buffer, nodes: { byName, skeleton: list, roots: list.filter((n) => n.getParentNode() === null) } };
 }
 
-/** Adds one animation for `clip`; returns the keys written (channels and bools). */
+/**
+ * Adds one animation for `clip`; returns the keys written (channels and bools), or `null` when no
+ * curve gives a channel: glTF animations need at least one (glTF 2.0 §5.1), so none is added.
+ */
 function addAnimation(
   document: Document,
   buffer: Buffer,
@@ -115,14 +133,14 @@ function addAnimation(
   nodes: JointNodes,
   interpolation: 'linear' | 'step',
   skipped: Map<string, number>,
-): number {
+): number | null {
   const animation = document.createAnimation(clip.name);
   const driven = new Set<string>();
   const bools: { joint: string | null; property: string; times: number[]; values: number[] }[] = [];
   let keys = 0;
   const morphs = morphCurves(clip, nodes);
   for (const [node, curves] of morphs) {
-    const tracks = curves.map((c) => curveTrack(clip, c));
+    const tracks = curves.map((c) => trackFromZero(curveTrack(clip, c), false, interpolation === 'step'));
     const n = tracks[0]!.times.length;
     if (!tracks.every((t) => t.times.length === n && t.times.every((x, k) => x === tracks[0]!.times[k]))) {
       const what = 'float "weights/<k>" (key times differ between targets)';
@@ -157,7 +175,7 @@ function addAnimation(
     }
     if (driven.has(`${joint}\0${property}`)) continue;
     driven.add(`${joint}\0${property}`);
-    const track = curveTrack(clip, curve);
+    const track = trackFromZero(curveTrack(clip, curve), property === 'rotation', interpolation === 'step');
     const sampler = document
       .createAnimationSampler()
       .setInput(times.accessor(track))
@@ -165,6 +183,10 @@ function addAnimation(
       .setInterpolation(interpolation === 'step' ? 'STEP' : 'LINEAR');
     animation.addSampler(sampler).addChannel(document.createAnimationChannel().setTargetNode(node).setTargetPath(property).setSampler(sampler));
     keys += track.times.length;
+  }
+  if (animation.listChannels().length === 0) {
+    animation.dispose();
+    return null;
   }
   const events = clip.events.map((e) => ({ name: e.name, category: e.category, time: e.time }));
   if (bools.length > 0 || events.length > 0) animation.setExtras({ animcore: { bools, events } });

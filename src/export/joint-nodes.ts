@@ -18,7 +18,7 @@ export function isNodeProperty(property: string): property is (typeof JOINT_PROP
 
 /**
  * One glTF node per joint, named by the joint: the skeleton as a node hierarchy with its rest pose
- * (translation, rotation, scale), then one root-level node for every other `target.joint` that a
+ * (translation, rotation normalised — a zero quaternion is identity —, scale), then one root-level node for every other `target.joint` that a
  * translation, rotation or scale curve of `clips` drives (resources without a skeleton, such as
  * MRTK's camera and hand joints), its rest TRS taken from the first such curve's `restValue`
  * (rotations normalised; a zero quaternion is identity) and identity elsewhere.
@@ -26,8 +26,10 @@ export function isNodeProperty(property: string): property is (typeof JOINT_PROP
 export function jointNodes(document: Document, resource: AnimResource, clips: readonly AnimClip[]): JointNodes {
   const byName = new Map<string, Node>();
   const roots: Node[] = [];
+  // Rest rotations are normalised: files store them to a few decimals (AAF scenes, .bnc), and glTF
+  // node rotations must be unit quaternions (glTF 2.0 §5.25, validator ROTATION_NON_UNIT).
   const skeleton = (resource.skeleton?.joints ?? []).map((j) =>
-    document.createNode(j.name).setTranslation(j.rest.translation).setRotation(j.rest.rotation).setScale(j.rest.scale),
+    document.createNode(j.name).setTranslation(j.rest.translation).setRotation(unitQuaternion([...j.rest.rotation])).setScale(j.rest.scale),
   );
   resource.skeleton?.joints.forEach((j, i) => {
     const node = skeleton[i]!;
@@ -59,7 +61,8 @@ export function jointNodes(document: Document, resource: AnimResource, clips: re
   return { byName, skeleton, roots };
 }
 
+/** `v` as a unit quaternion; shorter than 1e-6 (no direction worth keeping, as in the kernels) → identity. */
 function unitQuaternion(v: number[]): [number, number, number, number] {
   const len = Math.hypot(v[0]!, v[1]!, v[2]!, v[3]!);
-  return len === 0 ? [0, 0, 0, 1] : [v[0]! / len, v[1]! / len, v[2]! / len, v[3]! / len];
+  return len < 1e-6 ? [0, 0, 0, 1] : [v[0]! / len, v[1]! / len, v[2]! / len, v[3]! / len];
 }

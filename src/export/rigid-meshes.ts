@@ -5,11 +5,14 @@ import type { Mesh } from '../anim/index.js';
  * One glTF mesh per rigid `Mesh` (AAF scene surfaces), on a child node of its joint's node named
  * after the mesh, so the surface moves with the joint: POSITION, NORMAL (normalised; left out when
  * any normal is zero), TEXCOORD_0 (u v; a third uv component is dropped) and triangle indices.
+ * Meshes without vertices or triangles are left out.
  * @param skeleton node of skeleton joint i at index i
  */
 export function addRigidMeshes(document: Document, buffer: Buffer, meshes: readonly Mesh[], skeleton: readonly Node[]): void {
   for (const mesh of meshes) {
     const n = mesh.positions.length / 3;
+    // glTF accessors hold at least one element (glTF 2.0 §5.1.1): a surface without triangles draws nothing.
+    if (n === 0 || mesh.indices.length === 0) continue;
     const accessor = (type: 'VEC2' | 'VEC3' | 'SCALAR', array: Float32Array | Uint32Array) =>
       document.createAccessor().setType(type).setArray(array).setBuffer(buffer);
     const primitive = document

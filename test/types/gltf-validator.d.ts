@@ -12,6 +12,8 @@ declare module 'gltf-validator' {
   }
   interface ValidatorOptions {
     uri?: string;
+    /** Most issues reported; 0 for all. */
+    maxIssues?: number;
     externalResourceFunction?: (uri: string) => Promise<Uint8Array>;
   }
   const validator: {
