@@ -14,6 +14,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup/fast-check.ts'],
+    globalSetup: ['test/setup/print-seed.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // The JSON report lets .ci/run print a plain "N passed, N failed" line.

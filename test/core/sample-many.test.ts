@@ -1,30 +1,13 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AnimClip, AnimResource, bindJoints, Skeleton } from '../../src/anim/index.js';
-import { type AnimCore, SampleManyJob } from '../../src/core/index.js';
+import { AnimClip, type AnimCurve, AnimResource, bindJoints, type CurveType, InfinityType, Skeleton, staticKeys } from '../../src/anim/index.js';
+import { type AnimCore, SampleManyJob, type SampleManyOutput } from '../../src/core/index.js';
 import { UsageError } from '../../src/errors.js';
 import { referenceSampleMany } from '../../src/reference/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
 import { arbitraryKeyedClip, arbitraryMixedClip, arbitraryUniformClip } from '../helpers/random-clip.js';
 import { arbitraryUnityClip } from '../helpers/random-unity.js';
-
-const maxAbs = (a: ArrayLike<number>) => Math.max(0, ...Array.from(a, Math.abs));
-
-/**
- * Within `tol` relative to max(1, |value|) — or, with `block` (16 for matrices), relative to the
- * largest entry of the value's block, or `blockScale(b)` when larger: float32 products of large
- * transforms cancel to small entries, so the error follows the factors' size, not the result's.
- */
-function expectClose(actual: Float32Array, expected: Float32Array, tol = 1e-5, block = 1, blockScale?: (b: number) => number): void {
-  expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < expected.length; i++) {
-    const start = i - (i % block);
-    const scale = Math.max(1, maxAbs(expected.subarray(start, start + block)), blockScale?.(start / block) ?? 0);
-    if (!(Math.abs(actual[i]! - expected[i]!) <= tol * scale)) {
-      throw new Error(`index ${i}: wasm ${actual[i]} vs reference ${expected[i]}`);
-    }
-  }
-}
+import { expectMatricesWithinBound, expectSamplesWithinBound } from '../helpers/float32-bounds.js';
 
 /**
  * One joint per curve (`j<i>`, as the random clips target them) in chains of three: deep chains of
@@ -42,6 +25,42 @@ function chainSkeleton(clip: AnimClip): Skeleton {
 }
 
 const time = fc.double({ min: -20, max: 20, noNaN: true });
+
+function keyedCurve(joint: string, curveType: CurveType, times: number[], values: number[]): AnimCurve {
+  return { curveType, active: true, target: { joint, property: curveType }, keys: { encoding: 'keyed', times: Float32Array.from(times), values: Float32Array.from(values) } };
+}
+
+/**
+ * Runs a SampleManyJob of 6 instances over two frames (the second starting from the cursors the
+ * first left) and compares its counts, samples and matrices with the reference, within the
+ * float32 error bounds of test/helpers/float32-bounds.ts.
+ */
+function checkJob(core: AnimCore, clip: AnimClip, ta: number[], tb: number[], weights: number[], output: SampleManyOutput, mix: boolean): void {
+  const n = ta.length;
+  const timesB = tb.concat(ta).slice(0, n);
+  const resource = new AnimResource({ format: 'test', clips: [clip] });
+  core.load(resource);
+  const skeleton = chainSkeleton(clip);
+  const job = new SampleManyJob(core, { clip, mixWith: mix ? clip : undefined, instances: 6, output, skeleton });
+  try {
+    for (const frame of [0, 1]) {
+      const t = ta.map((x) => x + frame * 0.3);
+      job.run(t, weights.slice(0, n), timesB);
+      const c = clip.curves.length;
+      const ref = { samples: new Float32Array(4 * c * n), counts: new Uint8Array(c * n), matrices: new Float32Array(16 * c * n) };
+      referenceSampleMany(clip, t, ref, { mixWith: mix ? clip : undefined, weights, timesB });
+      expect(Array.from(job.counts.subarray(0, c * n))).toEqual(Array.from(ref.counts));
+      expectSamplesWithinBound(job.samples, ref.samples, clip, n);
+      if (output !== 'samples') {
+        const inverseBind = output === 'skinning' ? job.inverseBindMatrices : undefined;
+        expectMatricesWithinBound(job.matrices, job.samples, job.counts, bindJoints(clip.curves, skeleton), n, inverseBind);
+      }
+    }
+  } finally {
+    job.dispose();
+    resource.dispose();
+  }
+}
 const times = fc.array(time, { minLength: 1, maxLength: 6 });
 
 describe.each(BUILDS)('SampleManyJob, %s build, equals referenceSampleMany', (build) => {
@@ -64,47 +83,52 @@ describe.each(BUILDS)('SampleManyJob, %s build, equals referenceSampleMany', (bu
         fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 6, maxLength: 6 }),
         fc.constantFrom('samples', 'model', 'skinning') as fc.Arbitrary<'samples' | 'model' | 'skinning'>,
         fc.boolean(),
-        (clip, ta, tb, weights, output, mix) => {
-          const n = ta.length;
-          const timesB = tb.concat(ta).slice(0, n);
-          const resource = new AnimResource({ format: 'test', clips: [clip] });
-          core.load(resource);
-          const skeleton = chainSkeleton(clip);
-          const job = new SampleManyJob(core, { clip, mixWith: mix ? clip : undefined, instances: 6, output, skeleton });
-          try {
-            // Two frames: the second starts from the cursors the first left.
-            for (const frame of [0, 1]) {
-              const t = ta.map((x) => x + frame * 0.3);
-              job.run(t, weights.slice(0, n), timesB);
-              const c = clip.curves.length;
-              const ref = { samples: new Float32Array(4 * c * n), counts: new Uint8Array(c * n), matrices: new Float32Array(16 * c * n) };
-              referenceSampleMany(clip, t, ref, {
-                mixWith: mix ? clip : undefined,
-                weights,
-                timesB,
-                binding: output === 'samples' ? undefined : bindJoints(clip.curves, skeleton),
-                inverseBindMatrices: output === 'skinning' ? job.inverseBindMatrices : undefined,
-              });
-              expect(Array.from(job.counts.subarray(0, c * n))).toEqual(Array.from(ref.counts));
-              expectClose(job.samples.subarray(0, 4 * c * n), ref.samples);
-              if (output === 'model') expectClose(job.matrices.subarray(0, 16 * c * n), ref.matrices, 1e-5, 16);
-              if (output === 'skinning') {
-                // Skinning = model · inverse bind: the error scales with both factors.
-                const model = { ...ref, matrices: new Float32Array(16 * c * n) };
-                referenceSampleMany(clip, t, model, { mixWith: mix ? clip : undefined, weights, timesB, binding: bindJoints(clip.curves, skeleton) });
-                const ibm = job.inverseBindMatrices;
-                const factors = (b: number) => maxAbs(model.matrices.subarray(16 * b, 16 * b + 16)) * maxAbs(ibm.subarray(16 * (b % c), 16 * (b % c) + 16));
-                expectClose(job.matrices.subarray(0, 16 * c * n), ref.matrices, 1e-5, 16, factors);
-              }
-            }
-          } finally {
-            job.dispose();
-            resource.dispose();
-          }
-        },
+        (clip, ta, tb, weights, output, mix) => checkJob(core, clip, ta, tb, weights, output, mix),
       ),
       { numRuns: 300 },
     );
+  });
+
+  // Counterexamples fast-check found under other seeds (FC_SEED=124 and 200, keyed clips, scalar
+  // build) while the tolerance was a fixed 1e-5: cancellation in a lerp (a scale of −8 mixed
+  // towards ≈0) left small entries with the error of the large keys. Kept as regression cases.
+  it.each([
+    [
+      'a scale lerped from −8 towards 0 and mixed',
+      new AnimClip({
+        name: 'fc-124',
+        curves: [
+          keyedCurve('j0', 'scale', [0, 0, 0, 0.125, 0.125, 0.125], [0, 0, -0.0000080170611909125, 0, 0, 0, 0, 0, 0, 0, -8.000008583068848, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+          { ...keyedCurve('j1', 'float4', [-0.25], [0, 0, 0, 0]), active: false },
+          { curveType: 'scale', active: true, target: { joint: 'j2', property: 'scale' }, keys: staticKeys(0, 0, 99.99954223632812, 0) },
+        ],
+      }),
+      [0, 0],
+      [0, -5e-324, 0],
+      [0, 0.998504251241684, 0, 0, 0, 0],
+      true,
+    ],
+    [
+      'a scale stepping from −32 to 5e-5 under a translation of 33',
+      new AnimClip({
+        name: 'fc-200',
+        postInfinity: InfinityType.Cycle,
+        curves: [
+          { curveType: 'bool', active: true, target: { joint: 'j0', property: 'bool' }, keys: staticKeys(0, 0, 0, 0) },
+          { curveType: 'scale', active: true, target: { joint: 'j1', property: 'scale' }, keys: staticKeys(0, 0, 0, 0) },
+          { ...keyedCurve('j2', 'float', [-0.25], [0, 0, 0, 0]), active: false },
+          keyedCurve('j3', 'scale', [-0.125, 0, 0], [0, 0, -31.999950408935547, 0, 0, 0, 0.00005063625212642364, 0, 0, 0, 0, 0]),
+          keyedCurve('j4', 'velocity', [-0.25], [0, 0, 0, 0]),
+          keyedCurve('j5', 'translation', [-0.25, 0, 0], [0, 0, 0, 0, 33.3331184387207, 0, 0, 0, 0, 0, 0, 0]),
+        ],
+      }),
+      [-5e-324],
+      [0],
+      [0, 0, 0, 0, 0, 0],
+      false,
+    ],
+  ] as const)('kept counterexample: %s', (_, clip, ta, tb, weights, mix) => {
+    checkJob(core, clip, [...ta], [...tb], [...weights], 'skinning', mix);
   });
 
   it('gives identity skinning matrices in the rest pose', () => {

@@ -1,7 +1,5 @@
-// Fixed fast-check seed for `npm test`, so a fresh clone cannot fail by chance. FC_SEED overrides it
-// for exploration (`FC_SEED=123 npm test`); `npm run fuzz` is where random seeds belong.
+// Every test file runs fast-check with the run's one seed (printed once by print-seed.ts).
 import fc from 'fast-check';
+import { fastCheckSeed } from './fast-check-seed.js';
 
-const seed = process.env.FC_SEED === undefined ? 20261123 : Number(process.env.FC_SEED);
-if (!Number.isInteger(seed)) throw new Error(`FC_SEED must be an integer, got "${process.env.FC_SEED}"`);
-fc.configureGlobal({ seed });
+fc.configureGlobal({ seed: fastCheckSeed() });

@@ -1,0 +1,280 @@
+// The fuzzer's oracle (issue 13): one input goes open → load → sample at extreme times (every
+// rotation mode, linear and step) → mix → local-to-model → resample → glTF export (checked by the
+// Khronos validator) → JSON export → dispose, and the outcome says whether anything went wrong.
+// Shared by `npm run fuzz` and the regression test over saved counterexamples.
+import validator from 'gltf-validator';
+import type * as Animcore from '../../src/index.js';
+import type { FuzzInput } from './input.js';
+
+type Lib = typeof Animcore;
+type AnimResource = Animcore.AnimResource;
+type AnimClip = Animcore.AnimClip;
+
+/** What the library must never do with any input; each is a fuzz failure. */
+export type FailureKind =
+  | 'usage-error' // file data reported as misuse of the API
+  | 'exception' // anything that is not an AnimcoreError (RangeError, TypeError, …)
+  | 'bad-location' // a FormatError without a valid offset or line
+  | 'long-message' // an error message longer than one short line
+  | 'non-finite-data' // an accepted resource holding NaN/Inf where no format needs it
+  | 'non-finite-sample' // NaN/Inf sampled, mixed or resampled from finite keys
+  | 'non-finite-model' // NaN/Inf model-space matrices from finite samples and rest pose
+  | 'pipeline-error' // an accepted resource that a later stage cannot use
+  | 'invalid-gltf' // the export of an accepted resource fails the Khronos validator
+  | 'slow' // over the time limit (set by the caller)
+  | 'over-allocation' // more memory than the bound (set by the caller)
+  | 'hang'; // never finished (the runner's watchdog)
+
+export interface Outcome {
+  result: 'accepted' | 'format-error' | 'failure';
+  /** FormatError code, failure kind, or `ok`. */
+  code: string;
+  message?: string;
+  stack?: string;
+  /** The handler that opened (or refused) the file. */
+  handler?: string;
+  /** Wall time of the library's work (validation excluded), ms. */
+  ms: number;
+  /** Peak JS heap + ArrayBuffer growth during the input plus wasm memory growth, bytes. */
+  allocation: number;
+  /** Whether the glTF export was refused with a UsageError (a resample limit), not a failure. */
+  exportRefused?: boolean;
+  /** Whether model-space matrices overflowed float32 in the float64 reference too (not a failure). */
+  modelOverflow?: boolean;
+}
+
+/** The longest error message that still counts as one short line. */
+export const MAX_MESSAGE = 300;
+
+const EXTREME_TIMES = (d: number) => [
+  -Number.MAX_VALUE, -1e30, -1, -1e-9, 0, 5e-324, 1e-9, d / 3, d / 2, d - 1e-9, d, d + 1e-9, d + 1, 1e9, 1e30, Number.MAX_VALUE,
+];
+
+/** Keys per resampled clip the fuzzer asks for at most (the resample limit is issue 13 item 5's). */
+const RESAMPLE_KEYS = 1 << 18;
+
+class Failure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function allFinite(values: ArrayLike<number>): number {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i]!)) return i;
+  return -1;
+}
+
+function checkFinite(values: ArrayLike<number>, kind: FailureKind, what: string): void {
+  const i = allFinite(values);
+  if (i >= 0) throw new Failure(kind, `${what}: value ${i} is ${values[i]}`);
+}
+
+/** Every number an accepted resource holds must be finite, except Unity's stepped (±Inf) tangents. */
+function checkResourceData(resource: AnimResource): void {
+  const data = (values: ArrayLike<number>, what: string) => checkFinite(values, 'non-finite-data', what);
+  for (const clip of resource.clips) {
+    const at = `clip "${clip.name}"`;
+    if (!Number.isFinite(clip.duration)) throw new Failure('non-finite-data', `${at}: duration ${clip.duration}`);
+    data(
+      clip.events.map((e) => e.time),
+      `${at} events`,
+    );
+    clip.curves.forEach((c, i) => {
+      const keys = c.keys;
+      const what = `${at} curve ${i}`;
+      if (keys.encoding === 'static') data(keys.value, what);
+      else if (keys.encoding === 'uniform') data(keys.values, what);
+      else if (keys.encoding === 'keyed') {
+        data(keys.times, `${what} times`);
+        data(keys.values, what);
+      } else if (keys.encoding === 'unity') {
+        for (const lane of keys.lanes) {
+          data(lane.time, `${what} times`);
+          data(lane.value, what);
+          data(lane.inWeight, `${what} weights`);
+          data(lane.outWeight, `${what} weights`);
+          for (const t of [lane.inTangent, lane.outTangent]) {
+            for (let k = 0; k < t.length; k++) if (Number.isNaN(t[k]!)) throw new Failure('non-finite-data', `${what} tangent ${k} is NaN`);
+          }
+        }
+      }
+    });
+  }
+  resource.skeleton?.joints.forEach((j, i) => data([...j.rest.translation, ...j.rest.rotation, ...j.rest.scale], `joint ${i} rest pose`));
+  for (const m of resource.meshes) data(m.positions, `mesh "${m.name}" positions`);
+  for (const s of resource.skins) {
+    data(s.positions, `skin "${s.name}" positions`);
+    data(s.weights, `skin "${s.name}" weights`);
+  }
+}
+
+/**
+ * Non-finite model-space matrices are a failure unless composing the transforms overflows float32
+ * anyway: finite keys within ±1e38 can still multiply past it down a joint chain (a scale of 1e20
+ * under a translation of 1e20). The float64 reference decides: if its matrices stay within the
+ * float32 range, the kernel had no excuse.
+ */
+function checkModelOverflow(lib: Lib, buf: Animcore.AnimSampleBuffer, binding: Animcore.JointBinding, matrices: Float32Array, what: string, notes: Notes): void {
+  const reference = new Float64Array(matrices.length);
+  lib.referenceLocalToModel({ samples: buf.samples.slice(), counts: buf.counts.slice() }, binding, reference as unknown as Float32Array);
+  if (reference.every((v) => Math.abs(v) <= 3.4028234663852886e38)) {
+    const i = allFinite(matrices);
+    throw new Failure('non-finite-model', `${what}: value ${i} is ${matrices[i]}, the float64 reference ${reference[i]}`);
+  }
+  notes.modelOverflow = true;
+}
+
+/** What an accepted input showed that is not a failure. */
+interface Notes {
+  /** Model-space matrices overflowed float32 in the float64 reference too. */
+  modelOverflow: boolean;
+}
+
+function sampleClip(lib: Lib, core: Animcore.AnimCore, resource: AnimResource, clip: AnimClip, notes: Notes): void {
+  const unity = clip.curves.some((c) => c.keys.encoding === 'unity');
+  const buf = core.createSampleBuffer(clip);
+  const other = core.createSampleBuffer(clip);
+  const skeleton = resource.skeleton;
+  const binding = skeleton ? lib.bindJoints(clip.curves, skeleton) : null;
+  const matrices = skeleton ? new Float32Array(16 * skeleton.size) : null;
+  try {
+    for (const rotation of unity ? (['nlerp', 'raw'] as const) : (['nlerp', 'slerp'] as const)) {
+      for (const sampleType of ['linear', 'step'] as const) {
+        for (const t of EXTREME_TIMES(clip.duration)) {
+          core.sampler.sample(clip, t, buf, { rotation, sampleType });
+          checkFinite(buf.samples, 'non-finite-sample', `clip "${clip.name}" at ${t} s (${rotation}, ${sampleType})`);
+          if (binding && matrices && rotation !== 'raw') {
+            lib.localToModel(core, buf, binding, matrices);
+            if (allFinite(matrices) >= 0) checkModelOverflow(lib, buf, binding, matrices, `clip "${clip.name}" model space at ${t} s (${rotation}, ${sampleType})`, notes);
+          }
+        }
+      }
+    }
+    core.sampler.sample(clip, clip.duration / 3, other);
+    core.mixer.mix(buf, other, 0.5, buf);
+    checkFinite(buf.samples, 'non-finite-sample', `clip "${clip.name}" mixed`);
+  } finally {
+    buf.dispose();
+    other.dispose();
+  }
+  const curves = Math.max(1, clip.curves.length);
+  const fps = Math.min(30, RESAMPLE_KEYS / curves / Math.max(clip.duration, 1e-9));
+  const result = lib.resample(core, clip, { fps, rotation: 'nlerp' });
+  for (const c of result.clip.curves) {
+    if (c.keys.encoding === 'uniform') checkFinite(c.keys.values, 'non-finite-sample', `clip "${clip.name}" resampled`);
+  }
+}
+
+/** The time-critical part: open → load → sample → resample. Returns the resource (or the refusal). */
+async function openAndSample(lib: Lib, core: Animcore.AnimCore, input: FuzzInput, notes: Notes): Promise<{ resource: AnimResource; handler: string }> {
+  const companions = Object.fromEntries(Object.entries(input.companions).map(([role, f]) => [role, { file: f.name, bytes: f.bytes }]));
+  const opened = await lib.openFormatFile({ name: input.main.name, bytes: input.main.bytes }, { companions, ...(input.format !== undefined && { format: input.format }) });
+  const resource = opened.resource;
+  try {
+    checkResourceData(resource);
+    core.load(resource);
+    for (const clip of resource.clips.slice(0, 8)) sampleClip(lib, core, resource, clip, notes);
+  } catch (e) {
+    resource.dispose();
+    throw e instanceof Failure || e instanceof lib.FormatError ? e : new Failure('pipeline-error', describe(e));
+  }
+  return { resource, handler: opened.handler.id };
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** Sizes and line counts of the input's files, to check error locations against. */
+function extent(input: FuzzInput): { bytes: number; lines: number } {
+  let bytes = 0;
+  let lines = 0;
+  for (const f of [input.main, ...Object.values(input.companions)]) {
+    bytes = Math.max(bytes, f.bytes.length);
+    let n = 1;
+    for (let i = 0; i < f.bytes.length; i++) if (f.bytes[i] === 10 || f.bytes[i] === 13) n++;
+    lines = Math.max(lines, n);
+  }
+  return { bytes, lines };
+}
+
+/** Classifies an error thrown while opening: FormatError (checked) or a failure. */
+function classify(lib: Lib, input: FuzzInput, e: unknown): Pick<Outcome, 'result' | 'code' | 'message' | 'stack'> {
+  if (e instanceof Failure) return { result: 'failure', code: e.kind, message: e.message };
+  const message = e instanceof Error ? e.message : String(e);
+  const stack = e instanceof Error ? e.stack : undefined;
+  if (e instanceof lib.FormatError) {
+    const { bytes, lines } = extent(input);
+    const offsetOk = e.offset !== undefined && Number.isInteger(e.offset) && e.offset >= 0 && e.offset <= bytes;
+    const lineOk = e.line !== undefined && Number.isInteger(e.line) && e.line >= 1 && e.line <= lines;
+    if (!offsetOk && !lineOk) return { result: 'failure', code: 'bad-location', message: `offset ${e.offset}, line ${e.line}: ${message.slice(0, 200)}`, stack };
+    if (message.length > MAX_MESSAGE) return { result: 'failure', code: 'long-message', message: `${message.length} characters: ${message.slice(0, 200)}…`, stack };
+    return { result: 'format-error', code: e.code, message };
+  }
+  if (e instanceof lib.UsageError) return { result: 'failure', code: 'usage-error', message, stack };
+  return { result: 'failure', code: 'exception', message: describe(e).slice(0, 500), stack };
+}
+
+/** Exports an accepted resource to glTF (validated) and JSON. */
+async function exportChecked(lib: Lib, core: Animcore.AnimCore, resource: AnimResource): Promise<{ refused: boolean }> {
+  let glb: Uint8Array;
+  try {
+    const exported = lib.toGltfDocument(core, resource);
+    glb = await lib.writeGlb(exported.document);
+    lib.animJson(core, resource);
+  } catch (e) {
+    // A resample limit refusing a huge export is issue 13 item 5's clean refusal, not a broken file.
+    if (e instanceof lib.UsageError) return { refused: true };
+    throw new Failure('pipeline-error', `export: ${describe(e)}`);
+  }
+  const report = await validator.validateBytes(glb, { maxIssues: 20 });
+  const errors = report.issues.messages.filter((m) => m.severity === 0);
+  if (errors.length > 0) {
+    throw new Failure('invalid-gltf', errors.slice(0, 3).map((m) => `${m.code} ${m.pointer ?? ''}: ${m.message}`).join('; '));
+  }
+  return { refused: false };
+}
+
+/** Bytes of JS heap and ArrayBuffers in use (what an allocation grows). */
+function inUse(): number {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+/**
+ * Runs one input through the whole pipeline and says what happened. Never throws. `validate`
+ * (default true) exports accepted resources and runs the Khronos validator on the glb.
+ */
+export async function runInput(lib: Lib, core: Animcore.AnimCore, input: FuzzInput, validate = true): Promise<Outcome> {
+  const base = inUse();
+  const wasmBase = core.memory.buffer.byteLength;
+  let peak = 0;
+  const probe = () => {
+    peak = Math.max(peak, inUse() - base);
+  };
+  const start = performance.now();
+  let opened: { resource: AnimResource; handler: string };
+  const notes: Notes = { modelOverflow: false };
+  try {
+    opened = await openAndSample(lib, core, input, notes);
+  } catch (e) {
+    probe();
+    const ms = performance.now() - start;
+    return { ...classify(lib, input, e), ms, allocation: peak + core.memory.buffer.byteLength - wasmBase };
+  }
+  probe();
+  const ms = performance.now() - start;
+  const outcome: Outcome = { result: 'accepted', code: 'ok', handler: opened.handler, ms, allocation: 0, ...(notes.modelOverflow && { modelOverflow: true }) };
+  try {
+    if (validate) outcome.exportRefused = (await exportChecked(lib, core, opened.resource)).refused;
+  } catch (e) {
+    Object.assign(outcome, classify(lib, input, e));
+  } finally {
+    opened.resource.dispose();
+  }
+  outcome.allocation = peak + core.memory.buffer.byteLength - wasmBase;
+  return outcome;
+}
