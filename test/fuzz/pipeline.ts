@@ -14,7 +14,7 @@ type AnimClip = Animcore.AnimClip;
 export type FailureKind =
   | 'usage-error' // file data reported as misuse of the API
   | 'exception' // anything that is not an AnimcoreError (RangeError, TypeError, …)
-  | 'bad-location' // a FormatError without a valid offset or line
+  | 'bad-location' // a FormatError without a valid offset, line or JSON pointer
   | 'long-message' // an error message longer than one short line
   | 'non-finite-data' // an accepted resource holding NaN/Inf where no format needs it
   | 'non-finite-sample' // NaN/Inf sampled, mixed or resampled from finite keys
@@ -210,7 +210,9 @@ function classify(lib: Lib, input: FuzzInput, e: unknown): Pick<Outcome, 'result
     const { bytes, lines } = extent(input);
     const offsetOk = e.offset !== undefined && Number.isInteger(e.offset) && e.offset >= 0 && e.offset <= bytes;
     const lineOk = e.line !== undefined && Number.isInteger(e.line) && e.line >= 1 && e.line <= lines;
-    if (!offsetOk && !lineOk) return { result: 'failure', code: 'bad-location', message: `offset ${e.offset}, line ${e.line}: ${message.slice(0, 200)}`, stack };
+    // glTF errors point into the JSON document (RFC 6901).
+    const pointerOk = e.pointer !== undefined && (e.pointer === '' || e.pointer.startsWith('/'));
+    if (!offsetOk && !lineOk && !pointerOk) return { result: 'failure', code: 'bad-location', message: `offset ${e.offset}, line ${e.line}: ${message.slice(0, 200)}`, stack };
     if (message.length > MAX_MESSAGE) return { result: 'failure', code: 'long-message', message: `${message.length} characters: ${message.slice(0, 200)}…`, stack };
     return { result: 'format-error', code: e.code, message };
   }

@@ -1,3 +1,4 @@
+import { GLTF_TARGETS } from './gen-gltf.js';
 import { METEOR_TARGETS } from './gen-meteor.js';
 import { MRTK_AAF_TARGETS } from './gen-mrtk-aaf.js';
 import { NEBULA_TARGETS } from './gen-nebula.js';
@@ -9,11 +10,11 @@ import { Rng } from './rng.js';
 const HANDLER_OF: Record<string, string> = {
   nax2: 'nebula', nax3: 'nebula', nanim2: 'nebula', n2: 'nebula', constants: 'nebula',
   amb: 'meteor', bnc: 'meteor', pos: 'meteor', skc: 'meteor', character: 'meteor',
-  mrtk: 'mrtk', aaf: 'aaf',
+  mrtk: 'mrtk', aaf: 'aaf', gltf: 'gltf',
 };
 
 /** Every fuzz target: one per reader and variant, each a generator of valid file sets. */
-export const TARGETS: Record<string, Generator> = { ...NEBULA_TARGETS, ...METEOR_TARGETS, ...MRTK_AAF_TARGETS };
+export const TARGETS: Record<string, Generator> = { ...NEBULA_TARGETS, ...METEOR_TARGETS, ...MRTK_AAF_TARGETS, ...GLTF_TARGETS };
 
 /**
  * Input `index` of a run with `seed` over `targets` (round robin, so each target gets the same

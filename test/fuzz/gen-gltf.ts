@@ -1,0 +1,157 @@
+// Generators of valid glTF 2.0 assets (glTF 2.0 §3, §5): a node hierarchy with its rest TRS, one
+// or two animations (LINEAR, STEP or CUBICSPLINE samplers on translation, rotation, scale), and
+// sometimes a skinned mesh and a morph-target mesh with a weights channel; as a `.glb` (its binary
+// chunk's floats are fields for the mutators) or as a `.gltf` with a base64 `data:` buffer.
+import { type Field, FieldWriter } from './fields.js';
+import type { Generator, Params } from './input.js';
+
+interface Accessor {
+  bufferView: number;
+  componentType: number;
+  count: number;
+  type: string;
+  min?: number[];
+  max?: number[];
+}
+
+/** A glTF JSON document and its one binary buffer, built accessor by accessor. */
+class GltfBuilder {
+  readonly bin = new FieldWriter(true);
+  readonly accessors: Accessor[] = [];
+  readonly bufferViews: { buffer: 0; byteOffset: number; byteLength: number }[] = [];
+
+  /** Float accessor of `type` over `values` (4-aligned); `minMax` for animation inputs (required there). */
+  floats(values: number[], type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', role: Field['role'] = 'value', minMax = false): number {
+    const size = { SCALAR: 1, VEC3: 3, VEC4: 4, MAT4: 16 }[type];
+    const byteOffset = this.bin.length;
+    for (const v of values) this.bin.f32(v, role);
+    return this.view(byteOffset, { componentType: 5126, count: values.length / size, type, ...(minMax && { min: [Math.min(...values)], max: [Math.max(...values)] }) });
+  }
+
+  /** Unsigned short accessor (joint indices, triangle indices), padded to 4 bytes. */
+  shorts(values: number[], type: 'SCALAR' | 'VEC4'): number {
+    const byteOffset = this.bin.length;
+    for (const v of values) this.bin.u16(v, 'index');
+    if (this.bin.length % 4 !== 0) this.bin.u16(0, 'flag');
+    return this.view(byteOffset, { componentType: 5123, count: values.length / (type === 'VEC4' ? 4 : 1), type }, values.length * 2);
+  }
+
+  private view(byteOffset: number, accessor: Omit<Accessor, 'bufferView'>, byteLength = this.bin.length - byteOffset): number {
+    this.bufferViews.push({ buffer: 0, byteOffset, byteLength });
+    this.accessors.push({ bufferView: this.bufferViews.length - 1, ...accessor });
+    return this.accessors.length - 1;
+  }
+}
+
+/** The keys of one sampler: times in seconds (increasing), and values per key (3 in/value/out for CUBICSPLINE). */
+function sampler(p: Params, g: GltfBuilder, path: 'translation' | 'rotation' | 'scale', interpolation: string): { input: number; output: number; interpolation: string } {
+  const n = p.int(1, 5, [1, 200]);
+  let t = p.real(0, 0.2, [], 3);
+  const times = Array.from({ length: n }, () => (t += p.real(0.01, 0.5, [1e-6, 1e6], 3)));
+  const value = () => (path === 'rotation' ? p.quaternion() : path === 'scale' ? [p.real(0.5, 2), p.real(0.5, 2), p.real(0.5, 2)] : [p.real(-5, 5), p.real(-5, 5), p.real(-5, 5)]);
+  const values: number[] = [];
+  for (let k = 0; k < n; k++) {
+    if (interpolation === 'CUBICSPLINE') values.push(...value().map(() => p.real(-1, 1)), ...value(), ...value().map(() => p.real(-1, 1)));
+    else values.push(...value());
+  }
+  return { input: g.floats(times, 'SCALAR', 'time', true), output: g.floats(values, path === 'rotation' ? 'VEC4' : 'VEC3'), interpolation };
+}
+
+function gltfAsset(p: Params): { json: Record<string, unknown>; bin: FieldWriter } {
+  const g = new GltfBuilder();
+  const joints = p.int(1, 5, [1, 30]);
+  const nodes: Record<string, unknown>[] = [];
+  for (let j = 0; j < joints; j++) {
+    nodes.push({ name: `joint_${j}`, translation: [p.real(-1, 1), p.real(0, 1), 0], rotation: p.quaternion(), scale: [1, 1, 1] });
+    if (j > 0) {
+      const parent = nodes[p.rng.int(0, j - 1)]!;
+      parent.children = [...((parent.children as number[] | undefined) ?? []), j];
+    }
+  }
+  const meshes: Record<string, unknown>[] = [];
+  const skins: Record<string, unknown>[] = [];
+  const roots = [0];
+  if (p.rng.chance(0.4)) {
+    // A skinned triangle on every joint (inverse bind matrices: identity).
+    const positions = g.floats([0, 0, 0, 1, 0, 0, 0, 1, 0], 'VEC3');
+    const jointIds = g.shorts([0, 0, 0, 0, Math.min(1, joints - 1), 0, 0, 0, 0, 0, 0, 0], 'VEC4');
+    const weights = g.floats([1, 0, 0, 0, 0.5, 0.5, 0, 0, 1, 0, 0, 0], 'VEC4');
+    const indices = g.shorts([0, 1, 2], 'SCALAR');
+    const ibm = g.floats(Array.from({ length: joints }, () => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]).flat(), 'MAT4');
+    meshes.push({ primitives: [{ attributes: { POSITION: positions, JOINTS_0: jointIds, WEIGHTS_0: weights }, indices }] });
+    skins.push({ joints: nodes.map((_, i) => i), inverseBindMatrices: ibm });
+    nodes.push({ name: 'skinned', mesh: meshes.length - 1, skin: 0 });
+    roots.push(nodes.length - 1);
+  }
+  const channels: Record<string, unknown>[] = [];
+  const samplers: Record<string, unknown>[] = [];
+  for (let j = 0; j < joints; j++) {
+    for (const path of ['translation', 'rotation', 'scale'] as const) {
+      if (!p.rng.chance(0.5)) continue;
+      samplers.push(sampler(p, g, path, p.pick(['LINEAR', 'LINEAR', 'STEP', 'CUBICSPLINE'], [])));
+      channels.push({ sampler: samplers.length - 1, target: { node: j, path } });
+    }
+  }
+  if (p.rng.chance(0.3)) {
+    // Two morph targets on a triangle, and their weights animated.
+    const positions = g.floats([0, 0, 0, 1, 0, 0, 0, 1, 0], 'VEC3');
+    const targets = [g.floats([0, 0, 1, 0, 0, 1, 0, 0, 1], 'VEC3'), g.floats([1, 0, 0, 1, 0, 0, 1, 0, 0], 'VEC3')];
+    meshes.push({ primitives: [{ attributes: { POSITION: positions }, targets: targets.map((t) => ({ POSITION: t })) }], weights: [0, 0] });
+    nodes.push({ name: 'morph', mesh: meshes.length - 1 });
+    roots.push(nodes.length - 1);
+    const n = p.int(1, 4);
+    let t = 0;
+    const times = Array.from({ length: n }, () => (t += p.real(0.05, 0.5, [], 3)));
+    samplers.push({ input: g.floats(times, 'SCALAR', 'time', true), output: g.floats(Array.from({ length: 2 * n }, () => p.real(0, 1)), 'SCALAR'), interpolation: 'LINEAR' });
+    channels.push({ sampler: samplers.length - 1, target: { node: nodes.length - 1, path: 'weights' } });
+  }
+  if (channels.length === 0) {
+    samplers.push(sampler(p, g, 'translation', 'LINEAR'));
+    channels.push({ sampler: 0, target: { node: 0, path: 'translation' } });
+  }
+  const json: Record<string, unknown> = {
+    asset: { version: '2.0', generator: 'animcore fuzz' },
+    scene: 0,
+    scenes: [{ nodes: roots }],
+    nodes,
+    animations: [{ name: 'take', samplers, channels }],
+    accessors: g.accessors,
+    bufferViews: g.bufferViews,
+    buffers: [{ byteLength: g.bin.length }],
+    ...(meshes.length > 0 && { meshes }),
+    ...(skins.length > 0 && { skins }),
+  };
+  return { json, bin: g.bin };
+}
+
+/** A `.glb`: 12-byte header, the JSON chunk (space-padded), the BIN chunk; field offsets moved into the file. */
+function glb(json: Record<string, unknown>, bin: FieldWriter): { bytes: Uint8Array; fields: Field[] } {
+  const text = JSON.stringify(json);
+  const jsonLength = Math.ceil(text.length / 4) * 4;
+  const w = new FieldWriter(true);
+  w.bytes([0x67, 0x6c, 0x54, 0x46]);
+  w.u32(2, 'flag');
+  w.u32(12 + 8 + jsonLength + 8 + bin.length, 'count');
+  w.u32(jsonLength, 'count');
+  w.bytes([0x4a, 0x53, 0x4f, 0x4e]);
+  w.text(text.padEnd(jsonLength, ' '));
+  w.u32(bin.length, 'count');
+  w.bytes([0x42, 0x49, 0x4e, 0x00]);
+  const at = w.length;
+  w.bytes(bin.finish());
+  return { bytes: w.finish(), fields: [...w.fields, ...bin.fields.map((f) => ({ ...f, offset: f.offset + at }))] };
+}
+
+const gltfTarget =
+  (container: 'glb' | 'gltf'): Generator =>
+  (p) => {
+    const { json, bin } = gltfAsset(p);
+    if (container === 'glb') return { main: { name: 'fuzz.glb', ...glb(json, bin) }, companions: {}, mutated: 'main' };
+    (json.buffers as Record<string, unknown>[])[0]!.uri = `data:application/octet-stream;base64,${Buffer.from(bin.finish()).toString('base64')}`;
+    return { main: { name: 'fuzz.gltf', bytes: new Uint8Array(Buffer.from(JSON.stringify(json, null, 1))), text: true }, companions: {}, mutated: 'main' };
+  };
+
+export const GLTF_TARGETS: Record<string, Generator> = {
+  'gltf-glb': gltfTarget('glb'),
+  'gltf-json': gltfTarget('gltf'),
+};
