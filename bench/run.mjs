@@ -13,11 +13,13 @@ import sampleMany from './suites/sample-many.mjs';
 import sampleUniform from './suites/sample-uniform.mjs';
 import blendLayers from './suites/blend-layers.mjs';
 import resampleBatch from './suites/resample-batch.mjs';
+import gltfPlayback from './suites/gltf-playback.mjs';
+import gltfResample from './suites/gltf-resample.mjs';
 
 const quick = process.argv.includes('--quick');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt < 0 ? null : process.argv[onlyAt + 1];
-const suites = [sampleUniform, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, browserSampleMany];
+const suites = [sampleUniform, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, browserSampleMany];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),
@@ -27,7 +29,8 @@ const cores = {
 const results = {};
 const details = {};
 for (const suite of suites) {
-  for (const c of suite({ cores, quick })) {
+  // A suite returns its cases (or a Promise of them, when it reads files first).
+  for (const c of await suite({ cores, quick })) {
     if (only !== null && !c.name.startsWith(only)) continue;
     if (c.measure) {
       // Measured elsewhere (a browser page): the case reports its own { median, spread } per contender.
@@ -64,8 +67,10 @@ for (const suite of suites) {
       const shown = c.unit === 'MB/s' ? median.toFixed(1) : `${(median / 1e6).toFixed(2)} M`;
       rows.push({ contender: task.name, [`median ${c.unit}`]: shown, spread: `±${(100 * spread).toFixed(1)}%`, runs });
     }
-    const base = results[c.name]['threejs'] ?? results[c.name]['reference-ts'];
-    for (const r of rows) r['× ' + (results[c.name]['threejs'] ? 'three.js' : 'reference')] = (results[c.name][r.contender] / base).toFixed(1);
+    // The ratio column: the case's `baseline` contender, else three.js, else the reference.
+    const baseName = c.baseline ?? (results[c.name]['threejs'] ? 'threejs' : 'reference-ts');
+    const base = results[c.name][baseName];
+    for (const r of rows) r['× ' + (baseName === 'reference-ts' ? 'reference' : baseName === 'threejs' ? 'three.js' : baseName)] = (results[c.name][r.contender] / base).toFixed(1);
     if (results[c.name]['threejs'] && results[c.name]['reference-ts']) {
       for (const r of rows) r['× reference'] = (results[c.name][r.contender] / results[c.name]['reference-ts']).toFixed(1);
     }

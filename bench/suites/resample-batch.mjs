@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FORMAT_HANDLERS, referenceSample, resample } from '../../dist/index.js';
+import { detectFormat, openFile, planSet, referenceSample, resample } from '../../dist/index.js';
 
 const FPS = 60;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -19,26 +19,26 @@ function files(dir) {
   }
 }
 
-/** Every detected animation (AAF animations with a scene beside them are read through the scene). */
-function openAll() {
+/**
+ * Every file that opens on its own (`planSet`, as the CLI's folder walk decides: an AAF animation
+ * beside its scene and Meteor's shared character.amb are companions), opened with its companions.
+ */
+async function openAll() {
   const out = [];
-  for (const path of [...files(fixtures), ...files(join(root, 'examples'))]) {
-    if (path.endsWith('.anim.aaf')) continue;
-    const bytes = new Uint8Array(readFileSync(path));
-    const handler = FORMAT_HANDLERS.find((h) => h.detect(bytes, path));
-    if (!handler) continue;
-    const dir = dirname(path);
-    const sibling = (name) => {
-      const hit = readdirSync(dir).find((e) => e.toLowerCase() === name.toLowerCase() && join(dir, e) !== path);
-      return hit && new Uint8Array(readFileSync(join(dir, hit)));
-    };
-    out.push({ bytes: bytes.byteLength, resource: handler.open({ path, bytes, sibling, companions: {} }) });
+  for (const dir of [...new Set([...files(fixtures), ...files(join(root, 'examples'))].map((p) => dirname(p)))]) {
+    const members = readdirSync(dir)
+      .filter((e) => statSync(join(dir, e)).isFile())
+      .map((name) => ({ name, detection: detectFormat(new Uint8Array(readFileSync(join(dir, name))), name) }));
+    for (const { name } of planSet(members).mains) {
+      const path = join(dir, name);
+      out.push({ bytes: statSync(path).size, resource: (await openFile(path)).resource });
+    }
   }
   return out;
 }
 
-export default function resampleBatch({ cores }) {
-  const opened = openAll();
+export default async function resampleBatch({ cores }) {
+  const opened = await openAll();
   const clips = opened.flatMap((o) => o.resource.clips);
   const inputBytes = opened.reduce((n, o) => n + o.bytes, 0);
   // Output key counts as `resample` makes them (the same rule for the reference).

@@ -220,7 +220,12 @@ function outputValues(track: CurveTrack, property: string): Float32Array {
   if (property === 'rotation') return track.values;
   const n = track.times.length;
   const out = new Float32Array(3 * n);
-  for (let k = 0; k < n; k++) out.set(track.values.subarray(4 * k, 4 * k + 3), 3 * k);
+  const v = track.values;
+  for (let k = 0; k < n; k++) {
+    out[3 * k] = v[4 * k]!;
+    out[3 * k + 1] = v[4 * k + 1]!;
+    out[3 * k + 2] = v[4 * k + 2]!;
+  }
   return out;
 }
 

@@ -91,13 +91,17 @@ function keyValues(values: Float32Array, pointer: string): Float32Array {
  */
 function curveKeys(times: Float32Array, values: Float32Array, interpolation: string, width: number, targets: number, m: number): CurveKeys {
   const n = times.length;
-  const element = (e: number, out: Float32Array, at: number) => out.set(values.subarray(width * e, width * e + width), at);
-  if (interpolation === 'CUBICSPLINE') {
-    const out = new Float32Array(12 * n);
-    for (let k = 0; k < n; k++) for (let part = 0; part < 3; part++) element((3 * k + part) * targets + m, out, 12 * k + 4 * part);
-    return { encoding: 'cubic', times, values: out };
+  const cubic = interpolation === 'CUBICSPLINE';
+  const parts = cubic ? 3 : 1;
+  const out = new Float32Array(4 * parts * n);
+  // Element e of the output starts at width·e; key k's part p (in-tangent, value, out-tangent) is element (parts·k + p)·targets + m.
+  for (let k = 0; k < n; k++) {
+    for (let p = 0; p < parts; p++) {
+      const from = width * ((parts * k + p) * targets + m);
+      const to = 4 * (parts * k + p);
+      for (let c = 0; c < width; c++) out[to + c] = values[from + c]!;
+    }
   }
-  const out = new Float32Array(4 * n);
-  for (let k = 0; k < n; k++) element(k * targets + m, out, 4 * k);
+  if (cubic) return { encoding: 'cubic', times, values: out };
   return { encoding: 'keyed', times, values: out, interpolation: interpolation === 'STEP' ? 'step' : 'linear' };
 }
