@@ -51,17 +51,167 @@ export function nlerpAligned(a: usize, b: usize, w: f32, out: usize): void {
   }
 }
 
+// Slerp (spec nebula.md §3.4: DirectXMath `XMQuaternionSlerpV`, shortest arc, not renormalised) as
+// Eberly's polynomial ("A Fast and Accurate Algorithm for Computing SLERP", 2011): with x = cos θ,
+// sin(tθ)/sin θ = t · (1 + Σ_{j=1..8} P_j(t) (x − 1)^j), P_j = Π_{i≤j} (u_i t² − v_i),
+// u_i = 1/(i(2i+1)), v_i = i/(2i+1), the last term scaled by μ to balance the truncation error.
+// Evaluated in f64 (f64x2 lanes t and 1 − t in the SIMD build) and rounded to f32 once: within
+// 1e-6° of the exact slerp for key gaps up to 90° and 1e-3° up to 180° (test/core/slerp.test.ts).
+// The P_j depend only on t, so callers sharing one weight (a uniform clip's rotations, a mix)
+// prepare them once (`slerpPrepare`) and run `slerpPrepared` per quaternion. Weights outside
+// [0, 1] (a mix that extrapolates) take the exact formula. Twin: `slerp` in src/reference/quat.ts.
+
+/** μ for the 8th term (fitted so the error stays under 1e-3° for 180° gaps). */
+const SLERP_MU: f64 = 1.8632;
+/** u_i and v_i for i = 1 … 8 (μ folded into the 8th). */
+const SLERP_U = memory.data<f64>([1.0 / 3, 1.0 / 10, 1.0 / 21, 1.0 / 36, 1.0 / 55, 1.0 / 78, 1.0 / 105, SLERP_MU / 136]);
+const SLERP_V = memory.data<f64>([1.0 / 3, 2.0 / 5, 3.0 / 7, 4.0 / 9, 5.0 / 11, 6.0 / 13, 7.0 / 15, (SLERP_MU * 8) / 17]);
+/** xm1 = cos θ − 1 from which three terms suffice (θ ≤ 10.1°, key gaps ≤ 20°; error < 4e-9). */
+const SLERP_SMALL: f64 = -1.0 / 64;
+/** f64 pairs (for t, for 1 − t): slot 0 holds (t, 1 − t), slot j the P_j. */
+const SLERP_P = memory.data(16 * 9, 16);
+
+/** Prepares `slerpPrepared` for weight `w` (b's share, in [0, 1]). */
+export function slerpPrepare(w: f32): void {
+  const t = <f64>w;
+  const d = 1 - t;
+  const st = t * t;
+  const sd = d * d;
+  let pt: f64 = 1;
+  let pd: f64 = 1;
+  store<f64>(SLERP_P, t);
+  store<f64>(SLERP_P, d, 8);
+  for (let j: usize = 1; j <= 8; j++) {
+    const u = load<f64>(SLERP_U + ((j - 1) << 3));
+    const v = load<f64>(SLERP_V + ((j - 1) << 3));
+    pt *= u * st - v;
+    pd *= u * sd - v;
+    store<f64>(SLERP_P + (j << 4), pt);
+    store<f64>(SLERP_P + (j << 4), pd, 8);
+  }
+}
+
 /**
- * Slerp as DirectXMath `XMQuaternionSlerpV` (spec nebula.md §3.4): shortest arc by negating b's
- * weight when dot < 0, linear weights when cos >= 1 - 1e-5, result not renormalised, except that
- * a result shorter than 1e-6 (only reached from zero keys) is identity, as under nlerp.
- * Computed in f64 so both builds and the TypeScript reference agree closely.
+ * Slerp of the float4 quaternions at `a` and `b` into `out` with the weight of the last
+ * `slerpPrepare`, along the shortest arc (b's coefficient negated when dot < 0); a result shorter
+ * than 1e-6 (only reached from zero keys) is identity, as under nlerp.
+ */
+// @ts-ignore: decorator
+@inline
+export function slerpPrepared(a: usize, b: usize, out: usize): void {
+  if (ASC_FEATURE_SIMD) {
+    // Branch-free in the vector registers: lanes (x, y) and (z, w) in f64; coefficients as (t, 1 − t).
+    const qa = v128.load(a);
+    const qb = v128.load(b);
+    const alo = f64x2.promote_low_f32x4(qa);
+    const ahi = f64x2.promote_low_f32x4(v128.shuffle<f32>(qa, qa, 2, 3, 0, 1));
+    const blo = f64x2.promote_low_f32x4(qb);
+    const bhi = f64x2.promote_low_f32x4(v128.shuffle<f32>(qb, qb, 2, 3, 0, 1));
+    // (ax bx + az bz) + (ay by + aw bw): the scalar build and the twin sum in this order.
+    const prod = f64x2.add(f64x2.mul(alo, blo), f64x2.mul(ahi, bhi));
+    const dot = f64x2.add(prod, v128.shuffle<f64>(prod, prod, 1, 0));
+    const one = f64x2.splat(1);
+    // cos θ above 1 (keys longer than unit) is 1: linear weights, as DirectXMath's fallback.
+    const xm1 = f64x2.sub(f64x2.pmin(f64x2.abs(dot), one), one);
+    // 1 + Σ P_j xm1^j: for key gaps up to ~20° (xm1 ≥ SLERP_SMALL, every gap of 30 Hz motion)
+    // the terms beyond the third are below 4e-9; otherwise all eight, by Estrin's scheme (short
+    // dependency chains).
+    let acc: v128;
+    if (f64x2.extract_lane(xm1, 0) >= SLERP_SMALL) {
+      acc = f64x2.add(f64x2.mul(v128.load(SLERP_P, 48), xm1), v128.load(SLERP_P, 32));
+      acc = f64x2.add(f64x2.mul(acc, xm1), v128.load(SLERP_P, 16));
+      acc = f64x2.add(f64x2.mul(acc, xm1), one);
+    } else {
+      const x2 = f64x2.mul(xm1, xm1);
+      const x4 = f64x2.mul(x2, x2);
+      const e01 = f64x2.add(one, f64x2.mul(v128.load(SLERP_P, 16), xm1));
+      const e23 = f64x2.add(v128.load(SLERP_P, 32), f64x2.mul(v128.load(SLERP_P, 48), xm1));
+      const e45 = f64x2.add(v128.load(SLERP_P, 64), f64x2.mul(v128.load(SLERP_P, 80), xm1));
+      const e67 = f64x2.add(v128.load(SLERP_P, 96), f64x2.mul(v128.load(SLERP_P, 112), xm1));
+      const f03 = f64x2.add(e01, f64x2.mul(e23, x2));
+      const f47 = f64x2.add(e45, f64x2.mul(e67, x2));
+      acc = f64x2.add(f03, f64x2.mul(f64x2.add(f47, f64x2.mul(v128.load(SLERP_P, 128), x4)), x4));
+    }
+    // (b's coefficient, a's coefficient), b's negated when dot < 0 (the shortest arc).
+    const c = v128.xor(f64x2.mul(acc, v128.load(SLERP_P)), v128.and(f64x2.lt(dot, f64x2.splat(0)), f64x2(-0.0, 0.0)));
+    const cb = v128.shuffle<f64>(c, c, 0, 0);
+    const ca = v128.shuffle<f64>(c, c, 1, 1);
+    const lo = f64x2.add(f64x2.mul(ca, alo), f64x2.mul(cb, blo));
+    const hi = f64x2.add(f64x2.mul(ca, ahi), f64x2.mul(cb, bhi));
+    const sq = f64x2.add(f64x2.mul(lo, lo), f64x2.mul(hi, hi));
+    if (f64x2.extract_lane(sq, 0) + f64x2.extract_lane(sq, 1) < <f64>MIN_LENGTH_SQ) {
+      storeIdentity(out);
+      return;
+    }
+    v128.store(out, v128.shuffle<f32>(f32x4.demote_f64x2_zero(lo), f32x4.demote_f64x2_zero(hi), 0, 1, 4, 5));
+  } else {
+    const ax = <f64>load<f32>(a), ay = <f64>load<f32>(a, 4), az = <f64>load<f32>(a, 8), aw = <f64>load<f32>(a, 12);
+    const bx = <f64>load<f32>(b), by = <f64>load<f32>(b, 4), bz = <f64>load<f32>(b, 8), bw = <f64>load<f32>(b, 12);
+    let x = (ax * bx + az * bz) + (ay * by + aw * bw);
+    let sign: f64 = 1;
+    if (x < 0) {
+      x = -x;
+      sign = -1;
+    }
+    const xm1 = min(x, 1) - 1;
+    let at: f64, ad: f64;
+    if (xm1 >= SLERP_SMALL) {
+      at = ((load<f64>(SLERP_P, 48) * xm1 + load<f64>(SLERP_P, 32)) * xm1 + load<f64>(SLERP_P, 16)) * xm1 + 1;
+      ad = ((load<f64>(SLERP_P, 56) * xm1 + load<f64>(SLERP_P, 40)) * xm1 + load<f64>(SLERP_P, 24)) * xm1 + 1;
+    } else {
+      // Estrin's scheme, in the SIMD build's order.
+      const x2 = xm1 * xm1;
+      const x4 = x2 * x2;
+      at = estrin(SLERP_P, xm1, x2, x4);
+      ad = estrin(SLERP_P + 8, xm1, x2, x4);
+    }
+    const cb = sign * (at * load<f64>(SLERP_P));
+    const ca = ad * load<f64>(SLERP_P, 8);
+    const x0 = ca * ax + cb * bx, y0 = ca * ay + cb * by, z0 = ca * az + cb * bz, w0 = ca * aw + cb * bw;
+    if ((x0 * x0 + z0 * z0) + (y0 * y0 + w0 * w0) < <f64>MIN_LENGTH_SQ) {
+      storeIdentity(out);
+      return;
+    }
+    store<f32>(out, <f32>x0);
+    store<f32>(out, <f32>y0, 4);
+    store<f32>(out, <f32>z0, 8);
+    store<f32>(out, <f32>w0, 12);
+  }
+}
+
+/** 1 + Σ P_j xm1^j by Estrin's scheme for one lane of SLERP_P (`p`: the t or the 1 − t lane). */
+// @ts-ignore: decorator
+@inline
+function estrin(p: usize, xm1: f64, x2: f64, x4: f64): f64 {
+  const e01 = 1 + load<f64>(p, 16) * xm1;
+  const e23 = load<f64>(p, 32) + load<f64>(p, 48) * xm1;
+  const e45 = load<f64>(p, 64) + load<f64>(p, 80) * xm1;
+  const e67 = load<f64>(p, 96) + load<f64>(p, 112) * xm1;
+  return e01 + e23 * x2 + (e45 + e67 * x2 + load<f64>(p, 128) * x4) * x4;
+}
+
+/**
+ * Slerp with its own weight `w` (b's share): the polynomial for w in [0, 1], else the exact
+ * formula (`slerpExact`).
  */
 export function slerpShortest(a: usize, b: usize, w: f32, out: usize): void {
+  if (w >= 0 && w <= 1) {
+    slerpPrepare(w);
+    slerpPrepared(a, b, out);
+  } else {
+    slerpExact(a, b, w, out);
+  }
+}
+
+/**
+ * The exact DirectXMath slerp in f64 (linear weights when cos >= 1 − 1e-5), for weights outside
+ * [0, 1] where the polynomial does not hold.
+ */
+function slerpExact(a: usize, b: usize, w: f32, out: usize): void {
   const ax = <f64>load<f32>(a), ay = <f64>load<f32>(a, 4), az = <f64>load<f32>(a, 8), aw = <f64>load<f32>(a, 12);
   const bx = <f64>load<f32>(b), by = <f64>load<f32>(b, 4), bz = <f64>load<f32>(b, 8), bw = <f64>load<f32>(b, 12);
   const t = <f64>w;
-  let c = ax * bx + ay * by + az * bz + aw * bw;
+  let c = (ax * bx + az * bz) + (ay * by + aw * bw);
   let sign: f64 = 1;
   if (c < 0) {
     c = -c;
@@ -78,7 +228,7 @@ export function slerpShortest(a: usize, b: usize, w: f32, out: usize): void {
     s1 = sign * t;
   }
   const x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, qw = s0 * aw + s1 * bw;
-  if (x * x + y * y + z * z + qw * qw < <f64>MIN_LENGTH_SQ) {
+  if ((x * x + z * z) + (y * y + qw * qw) < <f64>MIN_LENGTH_SQ) {
     storeIdentity(out);
     return;
   }

@@ -19,7 +19,7 @@ import {
   FLAG_STEP,
   INFINITY_CYCLE,
 } from './layout';
-import { copy4, lerp4, nlerpAligned, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpAligned, slerpPrepare, slerpPrepared } from './quat';
 
 /**
  * Samples the slots of uniform clip block `p` at `time` seconds into `out` (float4 per curve, at
@@ -67,9 +67,10 @@ export function uniformSampleSlots(p: usize, time: f64, out: usize, flags: u32):
     lerp4(s0 + o, s1 + o, w, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
   }
   if (flags & FLAG_SLERP) {
+    slerpPrepare(w);
     for (let j: u32 = L; j < S; j++) {
       const o = <usize>j << 4;
-      slerpShortest(s0 + o, s1 + o, w, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
+      slerpPrepared(s0 + o, s1 + o, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
     }
   } else {
     for (let j: u32 = L; j < S; j++) {

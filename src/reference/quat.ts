@@ -14,10 +14,6 @@ export function lerp4(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi
   return r;
 }
 
-function dot(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number): number {
-  return a[ai]! * b[bi]! + a[ai + 1]! * b[bi + 1]! + a[ai + 2]! * b[bi + 2]! + a[ai + 3]! * b[bi + 3]!;
-}
-
 /** q / |q|; a zero rotation (|q|² < 1e-12) is identity (assembly/quat.ts). */
 export function normalize(q: F4): F4 {
   const len = Math.hypot(q[0], q[1], q[2], q[3]);
@@ -44,29 +40,76 @@ export function nlerp(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi
   return normalize(r);
 }
 
+/** μ and u_i, v_i of the kernels' slerp polynomial (assembly/quat.ts). */
+const SLERP_MU = 1.8632;
+const SLERP_U = [1 / 3, 1 / 10, 1 / 21, 1 / 36, 1 / 55, 1 / 78, 1 / 105, SLERP_MU / 136];
+const SLERP_V = [1 / 3, 2 / 5, 3 / 7, 4 / 9, 5 / 11, 6 / 13, 7 / 15, (SLERP_MU * 8) / 17];
+
+/** cos θ − 1 from which the kernels keep three terms (key gaps up to ~20°). */
+const SLERP_SMALL = -1 / 64;
+
 /**
- * DirectXMath `XMQuaternionSlerpV` (spec nebula.md §3.4): shortest arc, 1e-5 linear fallback, not
- * renormalised; a result shorter than 1e-6 (from zero keys) is identity, as under nlerp.
+ * sin(tθ)/sin θ from x = cos θ by Eberly's polynomial, in the kernels' order of operations: three
+ * terms by Horner for small gaps, all eight by Estrin's scheme otherwise.
+ */
+function slerpCoefficient(t: number, x: number): number {
+  const s = t * t;
+  const p = [1];
+  for (let j = 0; j < 8; j++) p.push(p[j]! * (SLERP_U[j]! * s - SLERP_V[j]!));
+  const xm1 = Math.min(x, 1) - 1; // cos θ above 1 (longer than unit keys): linear weights
+  if (xm1 >= SLERP_SMALL) return (((p[3]! * xm1 + p[2]!) * xm1 + p[1]!) * xm1 + 1) * t;
+  const x2 = xm1 * xm1;
+  const x4 = x2 * x2;
+  const e01 = 1 + p[1]! * xm1;
+  const e23 = p[2]! + p[3]! * xm1;
+  const e45 = p[4]! + p[5]! * xm1;
+  const e67 = p[6]! + p[7]! * xm1;
+  return (e01 + e23 * x2 + (e45 + e67 * x2 + p[8]! * x4) * x4) * t;
+}
+
+/**
+ * Twin of the kernels' slerp (assembly/quat.ts): DirectXMath `XMQuaternionSlerpV` semantics (spec
+ * nebula.md §3.4: shortest arc, not renormalised) with sin(tθ)/sin θ evaluated by Eberly's
+ * polynomial for weights in [0, 1], `exactSlerp` outside; a result shorter than 1e-6 (from zero
+ * keys) is identity, as under nlerp.
  */
 export function slerp(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, w: number): F4 {
-  let c = dot(a, ai, b, bi);
+  if (!(w >= 0 && w <= 1)) return exactSlerp(a, ai, b, bi, w);
+  let x = orderedDot(a, ai, b, bi);
+  let sign = 1;
+  if (x < 0) {
+    x = -x;
+    sign = -1;
+  }
+  return combine(a, ai, b, bi, slerpCoefficient(1 - w, x), sign * slerpCoefficient(w, x));
+}
+
+/**
+ * The exact DirectXMath `XMQuaternionSlerpV` (spec nebula.md §3.4): shortest arc, 1e-5 linear
+ * fallback, not renormalised; a result shorter than 1e-6 is identity. The oracle for the
+ * polynomial's error bound, and the kernels' formula for weights outside [0, 1].
+ */
+export function exactSlerp(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, w: number): F4 {
+  let c = orderedDot(a, ai, b, bi);
   let sign = 1;
   if (c < 0) {
     c = -c;
     sign = -1;
   }
-  let s0: number;
-  let s1: number;
-  if (c < 1 - 1e-5) {
-    const omega = Math.atan2(Math.sqrt(1 - c * c), c);
-    const so = Math.sin(omega);
-    s0 = Math.sin((1 - w) * omega) / so;
-    s1 = (sign * Math.sin(w * omega)) / so;
-  } else {
-    s0 = 1 - w;
-    s1 = sign * w;
-  }
+  if (c >= 1 - 1e-5) return combine(a, ai, b, bi, 1 - w, sign * w);
+  const omega = Math.atan2(Math.sqrt(1 - c * c), c);
+  const so = Math.sin(omega);
+  return combine(a, ai, b, bi, Math.sin((1 - w) * omega) / so, (sign * Math.sin(w * omega)) / so);
+}
+
+/** dot(a, b) summed (xx + zz) + (yy + ww), the slerp kernels' order (it decides the arc). */
+function orderedDot(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number): number {
+  return a[ai]! * b[bi]! + a[ai + 2]! * b[bi + 2]! + (a[ai + 1]! * b[bi + 1]! + a[ai + 3]! * b[bi + 3]!);
+}
+
+/** s0·a + s1·b, identity when shorter than 1e-6. */
+function combine(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, s0: number, s1: number): F4 {
   const r: F4 = [0, 0, 0, 0];
   for (let k = 0; k < 4; k++) r[k] = s0 * a[ai + k]! + s1 * b[bi + k]!;
-  return r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3] < MIN_LENGTH_SQ ? [...IDENTITY] : r;
+  return r[0] * r[0] + r[2] * r[2] + (r[1] * r[1] + r[3] * r[3]) < MIN_LENGTH_SQ ? [...IDENTITY] : r;
 }
