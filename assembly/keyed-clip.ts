@@ -23,17 +23,19 @@ import {
 } from './layout';
 import { copy4, lerp4, nlerpShortest, slerpShortest } from './quat';
 
-/** Index of the last key with time <= t, given times[0] <= t; starts from the cursor's interval. */
+/**
+ * Index of the last key with time <= t (0 when t is before every key), from the cursor's
+ * interval: forward playback moves at most two intervals, counted without branches from the next
+ * two key times (the times end with two +Inf sentinels, so both are always readable); anything
+ * else is a binary search.
+ */
 // @ts-ignore: decorator
 @inline
 export function findKey(times: usize, n: u32, t: f64, cursor: u32): u32 {
   let c = cursor < n ? cursor : 0;
-  if (<f64>load<f32>(times + (<usize>c << 2)) <= t) {
-    // Forward playback: the same interval or the next one.
-    if (c + 1 >= n || t < <f64>load<f32>(times + (<usize>(c + 1) << 2))) return c;
-    c++;
-    if (c + 1 >= n || t < <f64>load<f32>(times + (<usize>(c + 1) << 2))) return c;
-  }
+  const next = times + (<usize>c << 2);
+  c += <u32>(t >= <f64>load<f32>(next, 4)) + <u32>(t >= <f64>load<f32>(next, 8));
+  if (<f64>load<f32>(times + (<usize>c << 2)) <= t && t < <f64>load<f32>(times + (<usize>(c + 1) << 2))) return c;
   let lo: u32 = 0;
   let hi: u32 = n - 1;
   while (lo < hi) {
@@ -64,19 +66,16 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     const values = load<usize>(rec, KEYED_VALUES);
     const outOffset = load<u32>(slotOut + (<usize>j << 2));
     const dst = out + <usize>outOffset;
-    if (t < <f64>load<f32>(times)) {
-      copy4(values, dst);
-      continue;
-    }
     const cursorAt = cursors + <usize>outOffset; // 16 cursor bytes per curve, as 16 sample bytes
     const k = findKey(times, n, t, load<u32>(cursorAt));
     store<u32>(cursorAt, k);
     const a = values + (<usize>k << 4);
-    if (step || k + 1 >= n || (load<u32>(rec, KEYED_FLAGS) & KEYED_STEP) != 0) {
+    const t0 = <f64>load<f32>(times + (<usize>k << 2));
+    // Before the first key (k is 0), at the last key or beyond, and under a step: key k as stored.
+    if (step || t < t0 || k + 1 >= n || (load<u32>(rec, KEYED_FLAGS) & KEYED_STEP) != 0) {
       copy4(a, dst);
       continue;
     }
-    const t0 = <f64>load<f32>(times + (<usize>k << 2));
     const t1 = <f64>load<f32>(times + (<usize>(k + 1) << 2));
     const w = <f32>((t - t0) / (t1 - t0));
     if (j < L) lerp4(a, a + 16, w, dst);

@@ -47,7 +47,7 @@ export const CLIP_HEADER_SIZE = 80;
 // Keyed key data: one record per slot. The cubic kind has the same records; its values are three
 // float4s per key (in-tangent, value, out-tangent: CUBIC_KEY_BYTES).
 export const KEYED_KEY_COUNT = 0; // u32
-export const KEYED_TIMES = 4; // ptr: f32 seconds per key, non-decreasing
+export const KEYED_TIMES = 4; // ptr: f32 seconds per key, non-decreasing, then +Inf twice (keyCount + 2 floats)
 export const KEYED_VALUES = 8; // ptr: float4 per key (keyed), 3 float4s per key (cubic)
 export const KEYED_FLAGS = 12; // u32 KEYED_STEP (keyed only)
 export const KEYED_RECORD_SIZE = 16;
@@ -88,6 +88,11 @@ export const UNITY_BOOL = 2;
 export const UNITY_ROTATION = 4;
 /** All lanes share key times and wrap modes: one segment look-up, rotations aligned per segment. */
 export const UNITY_SHARED = 8;
+/**
+ * UNITY_SHARED with every lane a straight line: the first lane's VALUE holds the lanes as one float4 per
+ * key (lanes beyond the curve's lane count 0).
+ */
+export const UNITY_LINEAR4 = 16;
 // Lane record.
 export const UNITY_LANE_KEY_COUNT = 0; // u32
 export const UNITY_LANE_PRE = 4; // i32 Unity WrapMode

@@ -34,6 +34,7 @@ import {
   UNITY_LANE_VALUE,
   UNITY_LANES,
   UNITY_ROTATION,
+  UNITY_LINEAR4,
   UNITY_SHARED,
   UNITY_STATIC,
 } from './layout';
@@ -253,6 +254,44 @@ export function unityClipSample(p: usize, time: f64, out: usize, outCounts: usiz
       if (laneCount > 1) y = step(first + UNITY_LANE_SIZE, time, slot == 0 ? 0 : slot + 4);
       if (laneCount > 2) z = step(first + 2 * UNITY_LANE_SIZE, time, slot == 0 ? 0 : slot + 8);
       if (laneCount > 3) w = step(first + 3 * UNITY_LANE_SIZE, time, slot == 0 ? 0 : slot + 12);
+    } else if (cf & UNITY_LINEAR4) {
+      // Shared key times, every lane a straight line: one look-up, the lanes' values as one float4
+      // per key (the first lane's VALUE); the same arithmetic as the lane-by-lane path below.
+      const n = load<i32>(first, UNITY_LANE_KEY_COUNT);
+      if (n > 0) {
+        const values = load<usize>(first, UNITY_LANE_VALUE);
+        let k: i32 = 0;
+        let tw: f64 = 0;
+        if (n > 1) {
+          tw = laneTime(first, n, time);
+          k = findKey(load<usize>(first, UNITY_LANE_TIME), n, tw, slot);
+        }
+        const inside = k >= 0 && k < n - 1;
+        const a = values + (<usize>(k < 0 ? 0 : k) << 4);
+        x = <f64>load<f32>(a);
+        y = <f64>load<f32>(a, 4);
+        z = <f64>load<f32>(a, 8);
+        w = <f64>load<f32>(a, 12);
+        if (inside) {
+          const bx = <f64>load<f32>(a, 16), by = <f64>load<f32>(a, 20), bz = <f64>load<f32>(a, 24), bw = <f64>load<f32>(a, 28);
+          let sign: f64 = 1;
+          if ((cf & UNITY_ROTATION) != 0 && !raw && laneCount == 4) {
+            let dot: f64 = 0;
+            dot += x * bx;
+            dot += y * by;
+            dot += z * bz;
+            dot += w * bw;
+            if (dot < 0) sign = -1;
+          }
+          const times = load<usize>(first, UNITY_LANE_TIME);
+          const t0 = f32At(times, k);
+          const dx = f32At(times, k + 1) - t0;
+          x = x + (sign * bx - x) * ((tw - t0) / dx);
+          y = y + (sign * by - y) * ((tw - t0) / dx);
+          z = z + (sign * bz - z) * ((tw - t0) / dx);
+          w = w + (sign * bw - w) * ((tw - t0) / dx);
+        }
+      }
     } else if (cf & UNITY_SHARED) {
       const n = load<i32>(first, UNITY_LANE_KEY_COUNT);
       if (n == 1) {

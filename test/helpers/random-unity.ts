@@ -18,7 +18,7 @@ function keyTimes(n: number): fc.Arbitrary<number[]> {
 }
 
 /** One lane over `times`: linear MRTK keys, or random tangents (some infinite), weights and modes. */
-function lane(times: number[], pre: number, post: number): fc.Arbitrary<UnityCurve> {
+function lane(times: number[], pre: number, post: number, forceLinear = false): fc.Arbitrary<UnityCurve> {
   const n = times.length;
   const arr = <T>(a: fc.Arbitrary<T>) => fc.array(a, { minLength: n, maxLength: n });
   const tangent = fc.oneof({ weight: 8, arbitrary: f(-5, 5) }, { weight: 1, arbitrary: fc.constantFrom(Infinity, -Infinity) });
@@ -31,7 +31,7 @@ function lane(times: number[], pre: number, post: number): fc.Arbitrary<UnityCur
     outWeight: arr(f(0, 1)),
     weightedMode: arr(fc.integer({ min: 0, max: 3 })),
   }).map((k) =>
-    k.linear
+    k.linear || forceLinear
       ? unityCurve({ time: times, value: k.value, preWrapMode: pre, postWrapMode: post })
       : unityCurve({ ...k, time: times, preWrapMode: pre, postWrapMode: post }),
   );
@@ -42,6 +42,8 @@ const curveSpec = fc.record({
   laneCount: fc.integer({ min: 1, max: 4 }),
   keyCount: fc.integer({ min: 0, max: 7 }),
   shared: fc.boolean(),
+  /** Every lane linear: with shared times, the kernel's float4 path (UNITY_LINEAR4). */
+  linear: fc.boolean(),
   active: fc.boolean(),
   isStatic: fc.boolean(),
   pre: wrapMode,
@@ -59,7 +61,7 @@ export const arbitraryUnityClip = fc
       ...specs.map((s) => {
         const lanes = s.curveType === 'rotation' ? 4 : s.laneCount;
         if (s.shared) {
-          return keyTimes(s.keyCount).chain((times) => fc.tuple(...Array.from({ length: lanes }, () => lane(times, s.pre, s.post))));
+          return keyTimes(s.keyCount).chain((times) => fc.tuple(...Array.from({ length: lanes }, () => lane(times, s.pre, s.post, s.linear))));
         }
         return fc.tuple(
           ...Array.from({ length: lanes }, () =>

@@ -27,6 +27,7 @@ import {
   UNITY_LANE_TIME,
   UNITY_LANE_VALUE,
   UNITY_LANES,
+  UNITY_LINEAR4,
   UNITY_ROTATION,
   UNITY_SHARED,
   UNITY_STATIC,
@@ -41,6 +42,11 @@ interface LanePlan {
   time: number;
   value: number;
   rest: number;
+  /**
+   * UNITY_LINEAR4: the curve's lanes, which the first lane writes interleaved at `value` as one
+   * float4 per key; `[]` for the other lanes (their records point there too, nothing to write).
+   */
+  interleaved: readonly UnityCurve[] | null;
 }
 
 /** One curve record before it is written. */
@@ -77,8 +83,22 @@ export const unityEncoding: KeyEncoding = {
         curves.push({ flags: UNITY_STATIC, firstLane: 0, laneCount: 0, value: keys.lanes.map((l) => (l.time.length > 0 ? l.value[0]! : 0)) });
       } else {
         const shared = lanesShareKeyTimes(keys.lanes);
-        const flags = (c.curveType === 'bool' ? UNITY_BOOL : 0) | (c.curveType === 'rotation' ? UNITY_ROTATION : 0) | (shared ? UNITY_SHARED : 0);
+        const linear4 = shared && c.curveType !== 'bool' && keys.lanes.every(isLinearUnityCurve);
+        const flags =
+          (c.curveType === 'bool' ? UNITY_BOOL : 0) |
+          (c.curveType === 'rotation' ? UNITY_ROTATION : 0) |
+          (shared ? UNITY_SHARED : 0) |
+          (linear4 ? UNITY_LINEAR4 : 0);
         curves.push({ flags, firstLane: lanes.length, laneCount: keys.lanes.length, value: [] });
+        if (linear4) {
+          // One time array and one float4 per key; every lane record points at them.
+          const n = keys.lanes[0]!.time.length;
+          const time = words;
+          const value = words + n;
+          words += 5 * n;
+          keys.lanes.forEach((lane, j) => lanes.push({ lane, linear: true, time, value, rest: -1, interleaved: j === 0 ? keys.lanes : [] }));
+          return;
+        }
         keys.lanes.forEach((lane, j) => {
           const n = lane.time.length;
           const linear = isLinearUnityCurve(lane);
@@ -88,7 +108,7 @@ export const unityEncoding: KeyEncoding = {
           words += n;
           const rest = linear ? -1 : words;
           if (!linear) words += 5 * n;
-          lanes.push({ lane, linear, time, value, rest });
+          lanes.push({ lane, linear, time, value, rest, interleaved: null });
         });
       }
     });
@@ -122,7 +142,8 @@ export const unityEncoding: KeyEncoding = {
       u32[(at + UNITY_LANE_TIME) >>> 2] = word(plan.time);
       u32[(at + UNITY_LANE_VALUE) >>> 2] = word(plan.value);
       f32.set(lane.time, word(plan.time) >>> 2);
-      f32.set(lane.value, word(plan.value) >>> 2);
+      if (plan.interleaved === null) f32.set(lane.value, word(plan.value) >>> 2);
+      else plan.interleaved.forEach((l, i) => l.value.forEach((v, k) => (f32[(word(plan.value) >>> 2) + 4 * k + i] = v)));
       if (plan.rest < 0) return;
       const arrays = [
         [UNITY_LANE_IN_TANGENT, lane.inTangent],
