@@ -36,14 +36,17 @@ for (const suite of suites) {
       // Measured elsewhere (a browser page): the case reports its own { median, spread } per contender.
       details[c.name] = await c.measure();
       results[c.name] = Object.fromEntries(Object.entries(details[c.name]).map(([k, v]) => [k, Math.round(v.median)]));
-      const base = results[c.name]['threejs'];
       console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, headless Chromium)`);
       console.table(
         Object.entries(details[c.name]).map(([contender, v]) => ({
           contender,
           [`median ${c.unit}`]: `${(v.median / 1e6).toFixed(2)} M`,
           spread: `±${(100 * v.spread).toFixed(1)}%`,
-          '× three.js': base ? (v.median / base).toFixed(1) : '',
+          ...Object.fromEntries(
+            [['× three.js', 'threejs'], ['× three.js-25', 'threejs-25']]
+              .filter(([, base]) => results[c.name][base])
+              .map(([column, base]) => [column, (v.median / results[c.name][base]).toFixed(1)]),
+          ),
         })),
       );
       continue;
@@ -67,12 +70,13 @@ for (const suite of suites) {
       const shown = c.unit === 'MB/s' ? median.toFixed(1) : `${(median / 1e6).toFixed(2)} M`;
       rows.push({ contender: task.name, [`median ${c.unit}`]: shown, spread: `±${(100 * spread).toFixed(1)}%`, runs });
     }
-    // The ratio column: the case's `baseline` contender, else three.js, else the reference.
-    const baseName = c.baseline ?? (results[c.name]['threejs'] ? 'threejs' : 'reference-ts');
-    const base = results[c.name][baseName];
-    for (const r of rows) r['× ' + (baseName === 'reference-ts' ? 'reference' : baseName === 'threejs' ? 'three.js' : baseName)] = (results[c.name][r.contender] / base).toFixed(1);
-    if (results[c.name]['threejs'] && results[c.name]['reference-ts']) {
-      for (const r of rows) r['× reference'] = (results[c.name][r.contender] / results[c.name]['reference-ts']).toFixed(1);
+    // Ratios against each baseline the case has, in the same run (three.js, three.js at its best
+    // case of 25 characters, the reference, and a case's own `baseline` such as gltfpack).
+    const columns = [['threejs', '× three.js'], ['threejs-25', '× three.js-25'], ['reference-ts', '× reference']];
+    if (c.baseline && !columns.some(([base]) => base === c.baseline)) columns.unshift([c.baseline, `× ${c.baseline}`]);
+    for (const [base, column] of columns) {
+      if (!results[c.name][base]) continue;
+      for (const r of rows) r[column] = (results[c.name][r.contender] / results[c.name][base]).toFixed(1);
     }
     console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, Node ${process.version})`);
     console.table(rows);

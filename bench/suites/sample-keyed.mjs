@@ -3,7 +3,7 @@
 // three.js samples the same keyframe tracks natively (one AnimationMixer per instance).
 import * as THREE from 'three';
 import { AnimClip, AnimResource, referenceSample } from '../../dist/index.js';
-import { makeThreeRig, random } from '../clips.mjs';
+import { random, threeContender } from '../clips.mjs';
 
 const OBJECTS = 64;
 const KEYS = 120;
@@ -64,14 +64,8 @@ export default function sampleKeyed({ cores }) {
     refFrame++;
     for (let i = 0; i < INSTANCES; i++) referenceSample(clip, timeOf(i, refFrame), refs[i]);
   };
-  const mixers = Array.from({ length: INSTANCES }, (_, i) => {
-    const mixer = new THREE.AnimationMixer(makeThreeRig(THREE, OBJECTS));
-    mixer.clipAction(threeClip).play();
-    mixer.setTime(timeOf(i, 0));
-    return mixer;
-  });
-  contenders.threejs = () => {
-    for (const m of mixers) m.update(FRAME);
-  };
-  return [{ name: 'sample-keyed', unitsPerRun: OBJECTS * INSTANCES, unit: 'joint samples/s', contenders }];
+  const offset = (i) => timeOf(i, 0);
+  contenders.threejs = threeContender(THREE, [threeClip], { joints: OBJECTS, count: INSTANCES, frame: FRAME, offset });
+  contenders['threejs-25'] = threeContender(THREE, [threeClip], { joints: OBJECTS, count: 25, frame: FRAME, offset });
+  return [{ name: 'sample-keyed', unitsPerRun: OBJECTS * INSTANCES, unitsPerRunOf: { 'threejs-25': OBJECTS * 25 }, unit: 'joint samples/s', contenders }];
 }

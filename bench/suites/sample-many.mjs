@@ -1,9 +1,9 @@
 // sample-many (issue 7 / 8): the 64-joint uniform rig played by 100 instances at their own times,
 // sampled with one SampleManyJob call per frame (one JS↔wasm crossing); joint samples per second.
-// reference-ts: referenceSampleMany; threejs: one AnimationMixer per instance.
+// reference-ts: referenceSampleMany; threejs: one AnimationMixer per instance (threejs-25: 25 of them).
 import * as THREE from 'three';
 import { AnimResource, referenceSampleMany, SampleManyJob } from '../../dist/index.js';
-import { makeRigClip, makeThreeRig, toThreeClip } from '../clips.mjs';
+import { makeRigClip, threeContender, toThreeClip } from '../clips.mjs';
 
 const JOINTS = 64;
 const INSTANCES = 100;
@@ -33,14 +33,7 @@ export default function sampleMany({ cores }) {
     referenceSampleMany(clip, times, out);
   };
   const threeClip = toThreeClip(THREE, clip);
-  const mixers = Array.from({ length: INSTANCES }, (_, i) => {
-    const mixer = new THREE.AnimationMixer(makeThreeRig(THREE, JOINTS));
-    mixer.clipAction(threeClip).play();
-    mixer.setTime(i * 0.0137);
-    return mixer;
-  });
-  contenders.threejs = () => {
-    for (const m of mixers) m.update(FRAME);
-  };
-  return [{ name: 'sample-many', unitsPerRun: JOINTS * INSTANCES, unit: 'joint samples/s', contenders }];
+  contenders.threejs = threeContender(THREE, [threeClip], { joints: JOINTS, count: INSTANCES, frame: FRAME });
+  contenders['threejs-25'] = threeContender(THREE, [threeClip], { joints: JOINTS, count: 25, frame: FRAME });
+  return [{ name: 'sample-many', unitsPerRun: JOINTS * INSTANCES, unitsPerRunOf: { 'threejs-25': JOINTS * 25 }, unit: 'joint samples/s', contenders }];
 }

@@ -3,7 +3,7 @@
 // sample-mix: two clips sampled and mixed 50/50 per instance; output joints per second.
 import * as THREE from 'three';
 import { AnimResource, referenceMix, referenceSample } from '../../dist/index.js';
-import { makeRigClip, makeThreeRig, toThreeClip } from '../clips.mjs';
+import { makeRigClip, threeContender, toThreeClip } from '../clips.mjs';
 
 const JOINTS = 64;
 const INSTANCES = 100;
@@ -68,32 +68,18 @@ export default function sampleUniform({ cores }) {
     }
   };
 
-  // three.js: one AnimationMixer per instance, as a page with 100 characters has.
+  // three.js: one AnimationMixer per character, at 100 characters and at its best case, 25.
   const threeClip = toThreeClip(THREE, clip);
   const threeClipB = toThreeClip(THREE, clipB);
-  const mixers = instanceTimes(0).map((t) => {
-    const mixer = new THREE.AnimationMixer(makeThreeRig(THREE, JOINTS));
-    mixer.clipAction(threeClip).play();
-    mixer.setTime(t);
-    return mixer;
-  });
-  const blendMixers = instanceTimes(0).map((t) => {
-    const mixer = new THREE.AnimationMixer(makeThreeRig(THREE, JOINTS));
-    mixer.clipAction(threeClip).setEffectiveWeight(0.5).play();
-    mixer.clipAction(threeClipB).setEffectiveWeight(0.5).play();
-    mixer.setTime(t);
-    return mixer;
-  });
-  cases['sample-uniform'].threejs = () => {
-    for (const m of mixers) m.update(FRAME);
-  };
-  cases['sample-mix'].threejs = () => {
-    for (const m of blendMixers) m.update(FRAME);
-  };
+  for (const [name, count] of [['threejs', INSTANCES], ['threejs-25', 25]]) {
+    cases['sample-uniform'][name] = threeContender(THREE, [threeClip], { joints: JOINTS, count, frame: FRAME });
+    cases['sample-mix'][name] = threeContender(THREE, [threeClip, threeClipB], { joints: JOINTS, count, frame: FRAME });
+  }
 
   return Object.entries(cases).map(([caseName, contenders]) => ({
     name: caseName,
     unitsPerRun: jointsPerFrame,
+    unitsPerRunOf: { 'threejs-25': JOINTS * 25 },
     unit: caseName === 'sample-mix' ? 'output joints/s' : 'joint samples/s',
     contenders,
   }));
