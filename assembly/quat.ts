@@ -56,7 +56,8 @@ export function nlerpAligned(a: usize, b: usize, w: f32, out: usize): void {
 // sin(tθ)/sin θ = t · (1 + Σ_{j=1..8} P_j(t) (x − 1)^j), P_j = Π_{i≤j} (u_i t² − v_i),
 // u_i = 1/(i(2i+1)), v_i = i/(2i+1), the last term scaled by μ to balance the truncation error.
 // Evaluated in f64 (f64x2 lanes t and 1 − t in the SIMD build) and rounded to f32 once: within
-// 1e-6° of the exact slerp for key gaps up to 90° and 1e-3° up to 180° (test/core/slerp.test.ts).
+// 1e-6° of the exact slerp for key gaps up to 90° (test/core/slerp.test.ts); gaps over 120° take
+// the exact formula.
 // The P_j depend only on t, so callers sharing one weight (a uniform clip's rotations, a mix)
 // prepare them once (`slerpPrepare`) and run `slerpPrepared` per quaternion. Weights outside
 // [0, 1] (a mix that extrapolates) take the exact formula. Twin: `slerp` in src/reference/quat.ts.
@@ -68,6 +69,11 @@ const SLERP_U = memory.data<f64>([1.0 / 3, 1.0 / 10, 1.0 / 21, 1.0 / 36, 1.0 / 5
 const SLERP_V = memory.data<f64>([1.0 / 3, 2.0 / 5, 3.0 / 7, 4.0 / 9, 5.0 / 11, 6.0 / 13, 7.0 / 15, (SLERP_MU * 8) / 17]);
 /** xm1 = cos θ − 1 from which three terms suffice (θ ≤ 10.1°, key gaps ≤ 20°; error < 4e-9). */
 const SLERP_SMALL: f64 = -1.0 / 64;
+/**
+ * xm1 below which the exact formula runs (θ > 60°, key gaps over 120°, rare in real motion): the
+ * polynomial's coefficient error grows to 2e-5 towards 180°, where glTF's BoxAnimated sits.
+ */
+const SLERP_EXACT: f64 = -0.5;
 /** f64 pairs (for t, for 1 − t): slot 0 holds (t, 1 − t), slot j the P_j. */
 const SLERP_P = memory.data(16 * 9, 16);
 
@@ -116,8 +122,13 @@ export function slerpPrepared(a: usize, b: usize, out: usize): void {
     // 1 + Σ P_j xm1^j: for key gaps up to ~20° (xm1 ≥ SLERP_SMALL, every gap of 30 Hz motion)
     // the terms beyond the third are below 4e-9; otherwise all eight, by Estrin's scheme (short
     // dependency chains).
+    const xm1s = f64x2.extract_lane(xm1, 0);
+    if (xm1s < SLERP_EXACT) {
+      slerpExact(a, b, <f32>load<f64>(SLERP_P), out);
+      return;
+    }
     let acc: v128;
-    if (f64x2.extract_lane(xm1, 0) >= SLERP_SMALL) {
+    if (xm1s >= SLERP_SMALL) {
       acc = f64x2.add(f64x2.mul(v128.load(SLERP_P, 48), xm1), v128.load(SLERP_P, 32));
       acc = f64x2.add(f64x2.mul(acc, xm1), v128.load(SLERP_P, 16));
       acc = f64x2.add(f64x2.mul(acc, xm1), one);
@@ -154,6 +165,10 @@ export function slerpPrepared(a: usize, b: usize, out: usize): void {
       sign = -1;
     }
     const xm1 = min(x, 1) - 1;
+    if (xm1 < SLERP_EXACT) {
+      slerpExact(a, b, <f32>load<f64>(SLERP_P), out);
+      return;
+    }
     let at: f64, ad: f64;
     if (xm1 >= SLERP_SMALL) {
       at = ((load<f64>(SLERP_P, 48) * xm1 + load<f64>(SLERP_P, 32)) * xm1 + load<f64>(SLERP_P, 16)) * xm1 + 1;
@@ -205,7 +220,7 @@ export function slerpShortest(a: usize, b: usize, w: f32, out: usize): void {
 
 /**
  * The exact DirectXMath slerp in f64 (linear weights when cos >= 1 − 1e-5), for weights outside
- * [0, 1] where the polynomial does not hold.
+ * [0, 1] and key gaps over 120°, where the polynomial is not accurate enough.
  */
 function slerpExact(a: usize, b: usize, w: f32, out: usize): void {
   const ax = <f64>load<f32>(a), ay = <f64>load<f32>(a, 4), az = <f64>load<f32>(a, 8), aw = <f64>load<f32>(a, 12);

@@ -47,6 +47,8 @@ const SLERP_V = [1 / 3, 2 / 5, 3 / 7, 4 / 9, 5 / 11, 6 / 13, 7 / 15, (SLERP_MU *
 
 /** cos θ − 1 from which the kernels keep three terms (key gaps up to ~20°). */
 const SLERP_SMALL = -1 / 64;
+/** cos θ − 1 below which the kernels use the exact formula (key gaps over 120°). */
+const SLERP_EXACT = -0.5;
 
 /**
  * sin(tθ)/sin θ from x = cos θ by Eberly's polynomial, in the kernels' order of operations: three
@@ -70,8 +72,8 @@ function slerpCoefficient(t: number, x: number): number {
 /**
  * Twin of the kernels' slerp (assembly/quat.ts): DirectXMath `XMQuaternionSlerpV` semantics (spec
  * nebula.md §3.4: shortest arc, not renormalised) with sin(tθ)/sin θ evaluated by Eberly's
- * polynomial for weights in [0, 1], `exactSlerp` outside; a result shorter than 1e-6 (from zero
- * keys) is identity, as under nlerp.
+ * polynomial for weights in [0, 1] and key gaps up to 120°, `exactSlerp` otherwise; a result
+ * shorter than 1e-6 (from zero keys) is identity, as under nlerp.
  */
 export function slerp(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, w: number): F4 {
   if (!(w >= 0 && w <= 1)) return exactSlerp(a, ai, b, bi, w);
@@ -81,6 +83,7 @@ export function slerp(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi
     x = -x;
     sign = -1;
   }
+  if (Math.min(x, 1) - 1 < SLERP_EXACT) return exactSlerp(a, ai, b, bi, w);
   return combine(a, ai, b, bi, slerpCoefficient(1 - w, x), sign * slerpCoefficient(w, x));
 }
 
