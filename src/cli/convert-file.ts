@@ -1,9 +1,13 @@
 import { lstatSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import prettyBytes from 'pretty-bytes';
+import type { AnimResource } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
 import { toGltfDocument, writeGlb, writeGltf } from '../export/gltf.js';
 import { gltfSourceDocument } from '../formats/gltf/index.js';
 import { animJson } from '../export/json.js';
+import { estimateOutput } from '../export/output-estimate.js';
+import { AnimcoreError } from '../errors.js';
 import { formatHandler } from '../formats/registry.js';
 import { isExpected, isFsError, reasonOf } from './errors.js';
 import { companionText } from './info.js';
@@ -29,6 +33,8 @@ export interface ConvertJob {
   recorded: Record<string, string>;
   /** Largest input file read, in bytes (`--max-input-mb`). */
   maxInputBytes: number;
+  /** Largest output of this input, in bytes, as `estimateOutput` reckons it (`--max-output-mb`). */
+  maxOutputBytes: number;
   /** Absolute paths that must never be written (the batch's inputs and the files beside them). */
   protectedPaths: string[];
   format?: string;
@@ -103,6 +109,37 @@ function refusal(job: ConvertJob, targets: readonly string[]): ConvertResult | u
 }
 
 /**
+ * JSON text beyond this cannot be built: a JavaScript string holds at most 2^29 − 24 UTF-16 units
+ * (V8), about 512 MB; above it `--to json` is refused whatever `--max-output-mb` says.
+ */
+const JSON_MAX_BYTES = 500 * 1000 * 1000;
+
+/** An output that would exceed a limit (`--max-output-mb`, or what JSON text can hold). */
+export class OutputLimitError extends AnimcoreError {
+  override name = 'OutputLimitError';
+}
+
+/**
+ * Refuses, before anything is resampled or allocated, an input whose output would be larger than
+ * `job.maxOutputBytes` (or than JSON text can be): a 90-byte .nax2 of a long clip at 60 fps can
+ * ask for gigabytes. The message names the largest clip and the estimate.
+ * @throws OutputLimitError
+ */
+function checkOutputSize(job: ConvertJob, resource: AnimResource): void {
+  const clips = estimateOutput(resource, job.fps, job.target);
+  const total = clips.reduce((n, c) => n + c.bytes, 0);
+  const json = job.target === 'json' && total > JSON_MAX_BYTES;
+  if (total <= job.maxOutputBytes && !json) return;
+  const top = clips[0]!;
+  const why = json
+    ? `over what JSON text can hold (${prettyBytes(JSON_MAX_BYTES)}; write glb instead, or choose a lower --fps)`
+    : `over the output limit of ${prettyBytes(job.maxOutputBytes)} (raise it with --max-output-mb, or choose a lower --fps)`;
+  throw new OutputLimitError(
+    `resampling at ${job.fps} fps makes about ${prettyBytes(total)} of ${job.target} keys (clip "${top.clip}": ${top.keys} keys per curve, ${prettyBytes(top.bytes)}), ${why}`,
+  );
+}
+
+/**
  * Opens one file (with its companions), resamples every clip to `fps` and writes it as `target`:
  * glb / gltf through `toGltfDocument` (for a glTF input its own document, animations replaced),
  * json through `animJson`, nax3 through `toNax3` (at the nearest whole-millisecond key duration,
@@ -125,6 +162,7 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
       maxInputBytes: job.maxInputBytes,
     });
     const resource = opened.resource;
+    checkOutputSize(job, resource);
     core.load(resource);
     try {
       const name = basename(job.outputBase);

@@ -25,7 +25,12 @@ export interface ResampleCommandOptions {
   companions?: Record<string, string>;
   /** Largest input file read, in bytes. */
   maxInputBytes: number;
+  /** Largest output of one input, in bytes, as `estimateOutput` reckons it before resampling. */
+  maxOutputBytes: number;
 }
+
+/** `--max-output-mb`'s default: enough for hours of a 100-joint character at 60 fps. */
+const DEFAULT_MAX_OUTPUT_MB = 200;
 
 /** A number option's value: `check` says whether it is allowed, `what` what it takes. @throws UsageError */
 function numberOption(name: string, what: string, check: (n: number) => boolean): (value: string) => number {
@@ -49,7 +54,13 @@ export function resampleCommand(): Command {
     .option('--dry-run', 'print what would be written where, and write nothing')
     .option('--json', 'print one JSON object: the summary (or, with --dry-run, the plan)')
     .addOption(new Option('--quiet', 'print only failures (on stderr)').conflicts('verbose'))
-    .option('--verbose', "a line per file even on a terminal, with each file's warnings");
+    .option('--verbose', "a line per file even on a terminal, with each file's warnings")
+    .option(
+      '--max-output-mb <n>',
+      'largest output of one input, in MiB, estimated before resampling (a longer file fails)',
+      numberOption('max-output-mb', 'a number of MiB > 0', (n) => n > 0 && Number.isFinite(n)),
+      DEFAULT_MAX_OUTPUT_MB,
+    );
   addFormatOption(command, 'skip detection and read every file as this format');
   addCompanionOptions(command);
   addInputLimitOption(command);
@@ -67,6 +78,7 @@ export function resampleCommand(): Command {
       ...(raw.format !== undefined && { format: raw.format }),
       companions: companionsOf(raw),
       maxInputBytes: maxInputBytes(raw),
+      maxOutputBytes: Math.floor(raw.maxOutputMb * 1024 * 1024),
     };
     const verbosity: Verbosity = raw.quiet ? 'quiet' : raw.verbose ? 'verbose' : 'normal';
     const json = raw.json === true;
@@ -95,6 +107,7 @@ interface ResampleCliOptions extends Record<string, unknown> {
   json?: boolean;
   quiet?: boolean;
   verbose?: boolean;
+  maxOutputMb: number;
 }
 
 /** One input of a `--dry-run`: the files it would write, and which of them exist already. */
@@ -130,6 +143,7 @@ async function batchJobs(paths: readonly string[], options: ResampleCommandOptio
     outRoot: resolve(options.out),
     recorded: Object.fromEntries(outputFiles(bases[i]!, options.to).flatMap((f) => (recorded.has(f) ? [[f, recorded.get(f)!]] : []))),
     maxInputBytes: options.maxInputBytes,
+    maxOutputBytes: options.maxOutputBytes,
     protectedPaths: [...protectedPaths],
     ...(options.format !== undefined ? { format: options.format } : input.detection && { detected: { format: input.detection.handler.id, ...input.detection.detected } }),
     ...(options.companions !== undefined && { companions: options.companions }),

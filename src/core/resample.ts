@@ -58,6 +58,17 @@ function sourceKeyTimes(clip: AnimClip, end: number): number[] {
 }
 
 /**
+ * Keys per curve that `resample(core, clip, { fps })` makes: from 0 to the first key at or after the
+ * clip's duration, or round(duration × fps) for a cycling clip (at least 1). Computed before any
+ * allocation, so that callers can refuse an output that would be too large.
+ * @throws UsageError for an `fps` that is not a finite number > 0
+ */
+export function resampledKeyCount(clip: AnimClip, fps: number): number {
+  if (!(fps > 0) || !Number.isFinite(fps)) throw new UsageError(`fps must be a finite number > 0, got ${fps}`);
+  return clip.postInfinity === 'cycle' ? Math.max(1, Math.round(clip.duration * fps)) : Math.ceil(clip.duration * fps - 1e-9) + 1;
+}
+
+/**
  * Turns any loadable clip (Unity-curve clips such as MRTK recordings, uniform clips such as
  * Nebula's) into a `uniform` clip by sampling it with `core` at every key time: key k at
  * k / fps seconds, from 0 to the first key at or after `clip.duration` (clip duration becomes
@@ -72,9 +83,8 @@ function sourceKeyTimes(clip: AnimClip, end: number): number[] {
  */
 export function resample(core: RuntimeOwner, clip: AnimClip, options: ResampleOptions): ResampleResult {
   const { fps } = options;
-  if (!(fps > 0) || !Number.isFinite(fps)) throw new UsageError(`fps must be a finite number > 0, got ${fps}`);
   const cycle = clip.postInfinity === 'cycle';
-  const keyCount = cycle ? Math.max(1, Math.round(clip.duration * fps)) : Math.ceil(clip.duration * fps - 1e-9) + 1;
+  const keyCount = resampledKeyCount(clip, fps);
   if (keyCount * clip.curves.length > MAX_OUTPUT_KEYS) {
     throw new UsageError(`resampling "${clip.name}" (${clip.duration} s) at ${fps} fps makes ${keyCount} keys per curve; over ${MAX_OUTPUT_KEYS} keys in all`);
   }

@@ -169,7 +169,7 @@ describe('11–13', () => {
   it('12. a non-animcore error inside one file is a failed result with its stack; the batch goes on', async () => {
     const core = await createCore('simd');
     const out = tmp('bug');
-    const job = { input: 'bug.aaf', outputBase: join(out, 'bug'), outRoot: out, target: 'json' as const, fps: 30, force: false, protectedPaths: [], recorded: {}, maxInputBytes: 1e6 };
+    const job = { input: 'bug.aaf', outputBase: join(out, 'bug'), outRoot: out, target: 'json' as const, fps: 30, force: false, protectedPaths: [], recorded: {}, maxInputBytes: 1e6, maxOutputBytes: 1e8 };
     writeFileSync(join(out, '..', 'bug.aaf'), 'x');
     const r = await convertFile(core, { ...job, input: join(out, '..', 'bug.aaf'), detected: { format: 'aaf', parsed: { kind: 'scene', scene: {} } } });
     expect(r).toMatchObject({ status: 'failed', errorName: 'TypeError', reason: expect.stringMatching(/^internal error \(a bug in animcore, please report it\): /) });
