@@ -1,5 +1,6 @@
 // The blend job (spec sequencer.md §3–§4): N layers of float4 samples in one pose layout blended
-// into one output in a single call. Normal layers combine by rule `priority` (Nebula3: first
+// into one output in a single call; layers that name a clip are sampled first (`sampleClip`), and
+// a local-to-model job, when given, composes the result's model-space matrices in the same call. Normal layers combine by rule `priority` (Nebula3: first
 // active sample as is, each following one mixed in with its weight × mask) or `weighted` (ozz
 // BlendingJob / three.js PropertyMixer: weighted mean, the rest pose filling up to τ); additive
 // layers then add their delta against their reference pose (three.js makeClipAdditive) to the
@@ -7,10 +8,13 @@
 import {
   BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT, BLEND_OUT,
   BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD, BLEND_WEIGHTED,
-  BLEND_WEIGHTS, LAYER_ADDITIVE, LAYER_COUNTS, LAYER_MASK, LAYER_MODE, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS,
-  LAYER_SAMPLES, LAYER_SIZE, LAYER_WEIGHT,
+  BLEND_WEIGHTS, BLEND_MATRICES, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS, LAYER_FLAGS,
+  LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_SAMPLES, LAYER_SIZE, LAYER_TIME,
+  LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from './layout';
+import { localToModel } from './local-to-model';
 import { copy4, lerp4, nlerpAligned, nlerpShortest, slerpShortest } from './quat';
+import { sampleClip } from './sample-clip';
 
 /** Two float4 slots for the additive rotation: identity, then the delta. */
 const SCRATCH = memory.data(32, 16);
@@ -38,6 +42,7 @@ export function blend(job: usize): void {
   const slerp = (flags & FLAG_SLERP) != 0;
   const weighted = (flags & BLEND_WEIGHTED) != 0;
   const tau = load<f32>(job + BLEND_THRESHOLD);
+  sampleLayers();
   memory.fill(outCounts, 0, n);
   if (weighted) blendWeighted(job, n, out, outCounts, slerp, tau);
   else blendPriority(out, outCounts, slerp);
@@ -48,6 +53,27 @@ export function blend(job: usize): void {
     if (load<u8>(outCounts + i) == 0 && !fills) copy4(rest + (i << 4), out + (i << 4));
   }
   addLayers(out, outCounts, slerp, fills);
+  const model = <usize>load<u32>(job + BLEND_MODEL_JOB);
+  if (model != 0) localToModel(model, out, outCounts, <usize>load<u32>(job + BLEND_MATRICES));
+}
+
+/** Samples every layer that names a clip into its own buffers. */
+function sampleLayers(): void {
+  for (let k: usize = 0; k < layerCount; k++) {
+    const l = layers + k * LAYER_SIZE;
+    const clip = <usize>load<u32>(l + LAYER_CLIP);
+    if (clip == 0) continue;
+    sampleClip(
+      clip,
+      load<u32>(l + LAYER_KIND),
+      load<f64>(l + LAYER_TIME),
+      <usize>load<u32>(l + LAYER_SAMPLES),
+      <usize>load<u32>(l + LAYER_COUNTS),
+      <usize>load<u32>(l + LAYER_CURSORS),
+      load<u32>(l + LAYER_FLAGS),
+      load<f32>(l + LAYER_TIME_FACTOR),
+    );
+  }
 }
 
 /** The mask weight of layer record `l` at curve i (1 without a mask). */

@@ -142,14 +142,9 @@ export const SM_INVERSE_BIND = 72; // ptr: 16 f32 per joint
 export const SM_MATRICES = 76; // ptr
 export const SM_MODEL = 80; // ptr: one instance's model-space scratch for skinning
 export const SM_LAYER_COUNT = 84; // u32 L: 0 plays CLIP_A (mixed with CLIP_B); else L layers blended
-export const SM_LAYERS = 88; // ptr: L layer records (SML_*)
-export const SM_BLEND = 92; // ptr: a blend block (BLEND_*) whose layer table holds the layers' scratch buffers
-// Per instance i and layer l with layers: time f64 at TIMES + 8(i·L + l), weight f32 at WEIGHTS + 4(i·L + l).
-// A sample-many layer record.
-export const SML_CLIP = 0; // ptr
-export const SML_KIND = 4; // u32 KIND_*
-export const SML_CURSORS = 8; // ptr: 16·C bytes per instance
-export const SML_SIZE = 16;
+export const SM_BLEND = 88; // ptr: a blend block (BLEND_*) whose layer records name each layer's clip and scratch buffers
+// Per instance i and layer l with layers: time f64 at TIMES + 8(i·L + l), weight f32 at
+// WEIGHTS + 4(i·L + l), cursors at CURSORS + (i·L + l)·C·16.
 export const SM_HEADER_SIZE = 96;
 
 // `sampleMany` outputs.
@@ -175,9 +170,12 @@ export const BLEND_LAYERS = 36; // ptr: layer records
 export const BLEND_OUT = 40; // ptr: float4 per curve (also the accumulator)
 export const BLEND_OUT_COUNTS = 44; // ptr: u8 per curve
 export const BLEND_WEIGHTS = 48; // ptr: f32 scratch per curve (weighted: accumulated weight)
+export const BLEND_MODEL_JOB = 52; // ptr: a local-to-model job (LTM_*) run on the result, 0 = none
+export const BLEND_MATRICES = 56; // ptr: its model-space matrices (16 f32 per joint)
 export const BLEND_HEADER_SIZE = 64;
 
-// Layer record.
+// Layer record. With a CLIP, `blend` first samples it at TIME into SAMPLES / COUNTS (as
+// `sampleClip` with KIND, CURSORS, FLAGS, TIME_FACTOR); CLIP 0: SAMPLES already hold the layer.
 export const LAYER_SAMPLES = 0; // ptr: float4 per curve
 export const LAYER_COUNTS = 4; // ptr: u8 per curve
 export const LAYER_WEIGHT = 8; // f32 ≥ 0
@@ -185,6 +183,12 @@ export const LAYER_MASK = 12; // ptr: f32 per curve in [0, 1], 0 = no mask
 export const LAYER_MODE = 16; // u32 LAYER_NORMAL | LAYER_ADDITIVE
 export const LAYER_REFERENCE = 20; // ptr: float4 per curve (additive)
 export const LAYER_REFERENCE_COUNTS = 24; // ptr: u8 per curve (additive)
-export const LAYER_SIZE = 32;
+export const LAYER_CLIP = 28; // ptr: clip block, 0 = no sampling
+export const LAYER_KIND = 32; // u32 KIND_*
+export const LAYER_CURSORS = 36; // ptr: CURSOR_BYTES_PER_CURVE per curve
+export const LAYER_FLAGS = 40; // u32 sampleClip flags
+export const LAYER_TIME_FACTOR = 44; // f32
+export const LAYER_TIME = 48; // f64 clip time, seconds
+export const LAYER_SIZE = 64;
 export const LAYER_NORMAL = 0;
 export const LAYER_ADDITIVE = 1;

@@ -1,7 +1,7 @@
 // Batched playback: one call samples one clip (or mixes two clips with a weight per instance) for
 // N instances at N times into one contiguous output, and optionally composes model-space or
 // skinning matrices — one crossing of the JS↔wasm boundary per frame. It loops over the existing
-// kernels (sampleClip, mixSamples, localToModel); it has no sampling math of its own. The batch
+// kernels (sampleClip, mixSamples, blend, localToModel); it has no sampling math of its own. The batch
 // block is laid out by the host (assembly/layout.ts, SM_*).
 import {
   OUTPUT_MODEL,
@@ -28,19 +28,14 @@ import {
   SM_TIMES_B,
   SM_WEIGHTS,
   SM_LAYER_COUNT,
-  SM_LAYERS,
   SM_BLEND,
-  SML_CLIP,
-  SML_KIND,
-  SML_CURSORS,
-  SML_SIZE,
   BLEND_LAYERS,
   BLEND_OUT,
   BLEND_OUT_COUNTS,
-  LAYER_SAMPLES,
-  LAYER_COUNTS,
-  LAYER_WEIGHT,
+  LAYER_CURSORS,
   LAYER_SIZE,
+  LAYER_TIME,
+  LAYER_WEIGHT,
 } from './layout';
 import { blend } from './blend';
 import { localToModel, multiplyInPlace } from './local-to-model';
@@ -49,7 +44,8 @@ import { sampleClip } from './sample-clip';
 
 /**
  * Runs batch `p` for its first `count` instances: samples clip A at TIMES[i]; with clip B, samples
- * it at TIMES_B[i] and mixes with WEIGHTS[i] as B's share (mixFlags as `mixSamples`); then, for
+ * it at TIMES_B[i] and mixes with WEIGHTS[i] as B's share (mixFlags as `mixSamples`); with layers,
+ * runs the blend block (which samples each layer's clip with the flags of its record); then, for
  * `output` OUTPUT_MODEL or OUTPUT_SKINNING, writes 16 f32 per joint (column-major) per instance,
  * skinning matrices being model · inverse bind. `flags` and `timeFactor` as `sampleClip`.
  */
@@ -76,23 +72,20 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
   const matrices = load<usize>(p, SM_MATRICES);
   const model = load<usize>(p, SM_MODEL);
   const layerCount = <usize>load<u32>(p, SM_LAYER_COUNT);
-  const layers = load<usize>(p, SM_LAYERS);
   const blendJob = load<usize>(p, SM_BLEND);
   for (let i: usize = 0; i < <usize>count; i++) {
     const s = samples + i * c * 16;
     const k = counts + i * c;
     if (layerCount > 0) {
-      // Each layer into its scratch buffer of the blend block's table, then one blend into s.
+      // The instance's times, weights and cursors into the blend block's layer records; the
+      // blend samples each layer's clip and blends them into s.
       const table = <usize>load<u32>(blendJob + BLEND_LAYERS);
       for (let l: usize = 0; l < layerCount; l++) {
-        const rec = layers + l * SML_SIZE;
         const entry = table + l * LAYER_SIZE;
         const at = i * layerCount + l;
-        const layerSamples = <usize>load<u32>(entry + LAYER_SAMPLES);
-        const layerCounts = <usize>load<u32>(entry + LAYER_COUNTS);
-        const layerCursors = <usize>load<u32>(rec + SML_CURSORS) + i * c * 16;
-        sampleClip(<usize>load<u32>(rec + SML_CLIP), load<u32>(rec + SML_KIND), load<f64>(times + (at << 3)), layerSamples, layerCounts, layerCursors, flags, timeFactor);
+        store<f64>(entry + LAYER_TIME, load<f64>(times + (at << 3)));
         store<f32>(entry + LAYER_WEIGHT, load<f32>(weights + (at << 2)));
+        store<u32>(entry + LAYER_CURSORS, <u32>(cursors + at * c * 16));
       }
       store<u32>(blendJob + BLEND_OUT, <u32>s);
       store<u32>(blendJob + BLEND_OUT_COUNTS, <u32>k);

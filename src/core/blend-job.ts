@@ -1,12 +1,14 @@
 import {
   BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_HEADER_SIZE, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT,
   BLEND_OUT, BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD,
-  BLEND_WEIGHTED, BLEND_WEIGHTS, LAYER_ADDITIVE, LAYER_COUNTS, LAYER_MASK, LAYER_MODE, LAYER_NORMAL, LAYER_REFERENCE,
-  LAYER_REFERENCE_COUNTS, LAYER_SAMPLES, LAYER_SIZE, LAYER_WEIGHT,
+  BLEND_WEIGHTED, BLEND_WEIGHTS, BLEND_MATRICES, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS,
+  LAYER_FLAGS, LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_NORMAL, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_SAMPLES,
+  LAYER_SIZE, LAYER_TIME, LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from '../../assembly/layout.js';
-import type { BlendMode, BlendOptions, CurveType } from '../anim/index.js';
+import type { AnimClip, BlendMode, BlendOptions, CurveType, SampleOptions } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { rotationsLast } from './clip-layout.js';
+import type { LocalToModelJob } from './local-to-model.js';
 import type { KernelRuntime, RuntimeOwner } from './runtime.js';
 import type { AnimSampleBuffer } from './sample-buffer.js';
 
@@ -36,8 +38,21 @@ export class BlendMask {
 
 /** One layer of a `BlendJob` run. */
 export interface BlendJobLayer {
-  /** Samples in the job's pose layout. */
+  /**
+   * Samples in the job's pose layout. With `clip`, the buffer the clip is sampled into first (its
+   * cursors included), in the same call.
+   */
   readonly samples: AnimSampleBuffer;
+  /**
+   * A clip (loaded in the core, of the job's curve count and types) that the call samples at
+   * `time` into `samples` before blending, exactly as `AnimSampler.sample(clip, time, samples,
+   * sampling)` would; absent, `samples` already holds the layer.
+   */
+  readonly clip?: AnimClip;
+  /** `clip`'s time, seconds (finite). */
+  readonly time?: number;
+  /** How `clip` is sampled (rotation, sample type, time factor), as `AnimSampler.sample`. */
+  readonly sampling?: SampleOptions;
   /** Blend weight, finite and ≥ 0. */
   readonly weight: number;
   readonly mask?: BlendMask | null;
@@ -47,18 +62,32 @@ export interface BlendJobLayer {
   readonly reference?: AnimSampleBuffer;
 }
 
+/** What `BlendJob.run` does besides blending. */
+export interface BlendJobRunOptions extends BlendOptions {
+  /**
+   * Also composes the result's model-space matrices into this job's `matrices` in the same call
+   * (as `model.run(out)`); its binding must be of the job's curve count.
+   */
+  model?: LocalToModelJob;
+}
+
 /**
  * The blend job (after ozz-animation's `BlendingJob`): blends up to `maxLayers` sample buffers of
  * one pose layout into an output buffer in one call into WebAssembly, by spec sequencer.md §3–§4
  * (rules `priority` and `weighted` with threshold τ, nlerp or slerp, per-curve masks, additive
  * layers against their reference pose). The pose layout's rest values fill undefined curves.
- * Twin: `referenceBlend`. `dispose()` frees the memory.
+ * Layers that name a clip are sampled within the same call, and a local-to-model job can compose
+ * the result, so a frame of layered playback is one call. Twin: `referenceBlend`. `dispose()`
+ * frees the memory.
  */
 export class BlendJob {
   readonly curveCount: number;
+  readonly curveTypes: readonly CurveType[];
   readonly maxLayers: number;
   private ptr: number;
   private readonly runtime: KernelRuntime;
+  /** Clips whose curves were checked against the layout. */
+  private readonly fitting = new WeakSet<AnimClip>();
 
   /**
    * @param curveTypes the pose layout's curve types
@@ -71,6 +100,7 @@ export class BlendJob {
     if (!Number.isInteger(maxLayers) || maxLayers < 1) throw new UsageError(`maxLayers must be a positive integer, got ${maxLayers}`);
     this.runtime = core.runtime;
     this.curveCount = n;
+    this.curveTypes = [...curveTypes];
     this.maxLayers = maxLayers;
     const { order, linearCount } = rotationsLast(curveTypes);
     const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * n, 16 * n, LAYER_SIZE * maxLayers, 4 * n]);
@@ -91,19 +121,29 @@ export class BlendJob {
   }
 
   /**
-   * Blends `layers` (list order matters: priority, and the order of additive layers) into `out`.
-   * @throws UsageError when a buffer or mask does not have the job's curve count, there are more
-   *   than `maxLayers` layers, a weight is negative or not finite, an additive layer has no
-   *   reference, τ is negative or not finite, or the job was disposed
+   * Samples the layers that name a clip, blends `layers` (list order matters: priority, and the
+   * order of additive layers) into `out` and, with `options.model`, composes its matrices: one
+   * call into WebAssembly.
+   * @throws UsageError when a buffer, clip or mask does not have the job's curve count, a clip is
+   *   not loaded or its time not finite, there are more than `maxLayers` layers, a weight is
+   *   negative or not finite, an additive layer has no reference, τ is negative or not finite,
+   *   `model` does not fit or was disposed, or the job was disposed
    */
-  run(layers: readonly BlendJobLayer[], out: AnimSampleBuffer, options: BlendOptions = {}): void {
+  run(layers: readonly BlendJobLayer[], out: AnimSampleBuffer, options: BlendJobRunOptions = {}): void {
     out.checkLive();
     if (out.curveCount !== this.curveCount) throw new UsageError(`out has ${out.curveCount} curves, the job ${this.curveCount}`);
+    const model = options.model;
+    if (model && (model.ptr === 0 || model.binding.curveCount !== this.curveCount)) {
+      throw new UsageError(`options.model is disposed or bound to ${model.binding.curveCount} curves, the job has ${this.curveCount}`);
+    }
     this.prepare(layers, options);
     const u32 = this.runtime.u32;
-    u32[(this.ptr + BLEND_OUT) >>> 2] = out.samplesPtr;
-    u32[(this.ptr + BLEND_OUT_COUNTS) >>> 2] = out.countsPtr;
-    this.runtime.kernel.blend(this.ptr);
+    const p = this.ptr;
+    u32[(p + BLEND_OUT) >>> 2] = out.samplesPtr;
+    u32[(p + BLEND_OUT_COUNTS) >>> 2] = out.countsPtr;
+    u32[(p + BLEND_MODEL_JOB) >>> 2] = model?.ptr ?? 0;
+    u32[(p + BLEND_MATRICES) >>> 2] = model?.matricesPtr ?? 0;
+    this.runtime.kernel.blend(p);
   }
 
   /**
@@ -130,6 +170,7 @@ export class BlendJob {
       if (!(layer.weight >= 0) || !Number.isFinite(layer.weight)) throw new UsageError(`layer ${j}: weight must be finite and ≥ 0, got ${layer.weight}`);
       const mask = layer.mask ?? null;
       if (mask && (mask.ptr === 0 || mask.curveCount !== n)) throw new UsageError(`layer ${j}: the mask is disposed or not of ${n} curves`);
+      this.prepareSampling(j, layer, table + j * LAYER_SIZE);
       const r = (table + j * LAYER_SIZE) >>> 2;
       u32[r + LAYER_SAMPLES / 4] = layer.samples.samplesPtr;
       u32[r + LAYER_COUNTS / 4] = layer.samples.countsPtr;
@@ -143,6 +184,31 @@ export class BlendJob {
     u32[(p + BLEND_FLAGS) >>> 2] = (options.rotation === 'slerp' ? FLAG_SLERP : 0) | (options.rule === 'weighted' ? BLEND_WEIGHTED : 0);
     f32[(p + BLEND_THRESHOLD) >>> 2] = tau;
     return p;
+  }
+
+  /** Writes the record's clip fields: the layer's clip to sample, or none. */
+  private prepareSampling(j: number, layer: BlendJobLayer, record: number): void {
+    const { u32, f32, f64 } = this.runtime;
+    const clip = layer.clip;
+    if (!clip) {
+      u32[(record + LAYER_CLIP) >>> 2] = 0;
+      return;
+    }
+    const { loaded, flags, timeFactor } = this.runtime.plan(clip, layer.sampling);
+    if (!this.fitting.has(clip)) {
+      if (clip.curves.length !== this.curveCount || clip.curves.some((c, i) => c.curveType !== this.curveTypes[i])) {
+        throw new UsageError(`layer ${j}: clip "${clip.name}" differs from the job's pose layout in curve count or types`);
+      }
+      this.fitting.add(clip);
+    }
+    const time = layer.time ?? Number.NaN;
+    if (!Number.isFinite(time)) throw new UsageError(`layer ${j}: time must be a finite number of seconds, got ${layer.time}`);
+    u32[(record + LAYER_CLIP) >>> 2] = loaded.ptr;
+    u32[(record + LAYER_KIND) >>> 2] = loaded.kind;
+    u32[(record + LAYER_CURSORS) >>> 2] = layer.samples.cursorsPtr;
+    u32[(record + LAYER_FLAGS) >>> 2] = flags;
+    f32[(record + LAYER_TIME_FACTOR) >>> 2] = timeFactor;
+    f64[(record + LAYER_TIME) >>> 3] = time;
   }
 
   /** Frees the job's memory. Safe to call twice. */

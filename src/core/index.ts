@@ -2,7 +2,7 @@ export { AnimCore, type AnimCoreOptions } from './anim-core.js';
 export { AnimSampleBuffer } from './sample-buffer.js';
 export { AnimSampler } from './sampler.js';
 export { AnimMixer } from './mixer.js';
-export { BlendJob, BlendMask, type BlendJobLayer } from './blend-job.js';
+export { BlendJob, BlendMask, type BlendJobLayer, type BlendJobRunOptions } from './blend-job.js';
 export type { WasmBuild, WasmSource } from './load-module.js';
 export { LocalToModelJob, localToModel } from './local-to-model.js';
 export { resample, resampledKeyCount, type ResampleOptions, type ResampleResult } from './resample.js';

@@ -16,7 +16,8 @@ export class LocalToModelJob {
   readonly binding: JointBinding;
   /** @internal the job block in wasm memory (0 once disposed); `sampleMany` runs it per instance */
   ptr: number;
-  private readonly matricesPtr: number;
+  /** @internal the matrices' address (a blend job composes into it) */
+  readonly matricesPtr: number;
   private readonly runtime: KernelRuntime;
 
   constructor(core: RuntimeOwner, binding: JointBinding) {

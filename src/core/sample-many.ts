@@ -30,11 +30,6 @@ import {
   SM_WEIGHTS,
   SM_BLEND,
   SM_LAYER_COUNT,
-  SM_LAYERS,
-  SML_CLIP,
-  SML_CURSORS,
-  SML_KIND,
-  SML_SIZE,
 } from '../../assembly/layout.js';
 import { BlendJob, BlendMask } from './blend-job.js';
 import { AnimSampleBuffer } from './sample-buffer.js';
@@ -181,11 +176,11 @@ export class SampleManyJob {
     const layers = options.layers ?? [];
     if (layers.length > SAMPLE_MANY_MAX_LAYERS) throw new UsageError(`${layers.length} layers; a SampleManyJob blends at most ${SAMPLE_MANY_MAX_LAYERS}`);
     if (layers.length > 0 && mixWith !== undefined) throw new UsageError('give mixWith or layers, not both');
-    const layerPlans = layers.map((layer, l) => {
+    layers.forEach((layer, l) => {
       if (layer.clip.curves.length !== types.length || layer.clip.curves.some((c, i) => c.curveType !== types[i])) {
         throw new UsageError(`layer ${l}: clip "${layer.clip.name}" differs from "${clip.name}" in curve count or types`);
       }
-      return runtime.plan(layer.clip, options);
+      runtime.plan(layer.clip, options);
     });
     this.layerCount = layers.length;
     const n = instances;
@@ -197,7 +192,7 @@ export class SampleManyJob {
     const fields = [
       [SM_SAMPLES, n * c * 16],
       [SM_COUNTS, n * c],
-      [SM_CURSORS, n * cursorBytes],
+      [SM_CURSORS, n * lanes * cursorBytes],
       [SM_SAMPLES_B, c * 16],
       [SM_COUNTS_B, c],
       [SM_CURSORS_B, n * cursorBytes],
@@ -208,10 +203,8 @@ export class SampleManyJob {
       [SM_INVERSE_BIND, j * 64],
       [SM_MATRICES, n * j * 64],
       [SM_MODEL, j * 64],
-      [SM_LAYERS, SML_SIZE * lanes],
     ] as const;
-    // Then one cursor array per layer.
-    const block = runtime.allocBlock(SM_HEADER_SIZE, [...fields.map(([, size]) => size), ...layers.map(() => n * cursorBytes)]);
+    const block = runtime.allocBlock(SM_HEADER_SIZE, fields.map(([, size]) => size));
     this.ptr = block.ptr;
     const u32 = runtime.u32;
     const at = (field: number) => (this.ptr + field) >>> 2;
@@ -226,17 +219,14 @@ export class SampleManyJob {
     u32[at(SM_JOB)] = this.ltm?.ptr ?? 0;
     u32.set(mix.order, this.arrayAt(SM_MIX_CURVES) >>> 2);
     if (inverseBind !== null) runtime.f32.set(Array.from(inverseBind).slice(0, 16 * j), this.arrayAt(SM_INVERSE_BIND) >>> 2);
-    if (layers.length > 0) this.setUpLayers(core, options, layers, layerPlans, block.arrays.slice(fields.length));
+    if (layers.length > 0) this.setUpLayers(core, options, layers);
   }
 
-  /** The layer records and the blend block whose table holds each layer's scratch buffer (sample-many layers). */
-  private setUpLayers(
-    core: RuntimeOwner,
-    options: SampleManyOptions,
-    layers: readonly SampleManyLayer[],
-    plans: readonly ReturnType<KernelRuntime['plan']>[],
-    cursors: readonly number[],
-  ): void {
+  /**
+   * The blend block whose layer records name each layer's clip and scratch buffers; the kernel
+   * sets each record's time, weight and cursors per instance.
+   */
+  private setUpLayers(core: RuntimeOwner, options: SampleManyOptions, layers: readonly SampleManyLayer[]): void {
     const types = options.clip.curves.map((c) => c.curveType);
     const rest = options.rest ?? this.defaultRest(options);
     const blendJob = new BlendJob(core, types, rest, layers.length);
@@ -256,18 +246,12 @@ export class SampleManyJob {
         const rotation = options.rotation === 'slerp' ? 'slerp' : 'nlerp';
         sampler.sample(layer.clip, layer.reference ?? 0, reference, { rotation, timeFactor: this.timeFactor });
       }
-      return { samples: buffer(), weight: 0, mask, mode: layer.mode ?? 'normal', ...(reference ? { reference } : {}) };
+      const sampled = { clip: layer.clip, time: 0, sampling: options };
+      return { samples: buffer(), ...sampled, weight: 0, mask, mode: layer.mode ?? 'normal', ...(reference ? { reference } : {}) };
     });
     const u32 = this.runtime.u32;
     u32[(this.ptr + SM_BLEND) >>> 2] = blendJob.prepare(blendLayers, options.blend);
     u32[(this.ptr + SM_LAYER_COUNT) >>> 2] = layers.length;
-    const records = this.arrayAt(SM_LAYERS);
-    plans.forEach((plan, l) => {
-      const r = (records + l * SML_SIZE) >>> 2;
-      u32[r + SML_CLIP / 4] = plan.loaded.ptr;
-      u32[r + SML_KIND / 4] = plan.loaded.kind;
-      u32[r + SML_CURSORS / 4] = cursors[l]!;
-    });
   }
 
   /** Rest values for layers: the skeleton's rest pose where bound, else each curve's own rest value in `clip`. */

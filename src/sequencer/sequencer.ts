@@ -167,7 +167,7 @@ export class AnimSequencer {
 
   /**
    * Inserts the jobs enqueued up to `time`, drops expired ones, samples every active job and
-   * blends them into `result`.
+   * blends them into `result`, in one call into WebAssembly.
    * @param time sequence seconds, finite
    */
   update(time: number): AnimSampleBuffer {
@@ -185,14 +185,25 @@ export class AnimSequencer {
       if (!job.isActive(time)) continue;
       const b = this.buffers.get(job)!;
       const s = job.settings;
-      this.core.sampler.sample(b.clip, job.clipTime(time), b.samples, { rotation: this.rotation, timeFactor: s.timeFactor });
-      layers.push({ samples: b.samples, weight: job.blendWeight(time), mask: b.mask, mode: s.mode, ...(b.reference ? { reference: b.reference } : {}) });
+      layers.push({
+        samples: b.samples,
+        clip: b.clip,
+        time: job.clipTime(time),
+        sampling: { rotation: this.rotation, timeFactor: s.timeFactor },
+        weight: job.blendWeight(time),
+        mask: b.mask,
+        mode: s.mode,
+        ...(b.reference ? { reference: b.reference } : {}),
+      });
     }
     this.blend(layers);
     return this.result;
   }
 
-  /** One call into the blend kernel (the job grows when more layers are active than it holds). */
+  /**
+   * One call into the blend kernel, which samples each layer's clip and blends them (the job
+   * grows when more layers are active than it holds).
+   */
   private blend(layers: BlendJobLayer[]): void {
     if (layers.length > this.blendJob.maxLayers) {
       this.blendJob.dispose();

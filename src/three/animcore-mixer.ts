@@ -23,6 +23,9 @@ export interface AnimcoreMixerOptions {
   target: ThreeSkeleton;
 }
 
+/** three.js samples quaternion tracks by slerp. */
+const SLERP = { rotation: 'slerp' } as const;
+
 interface ActionBuffers {
   samples: AnimSampleBuffer;
   /** The clip at time 0: what an additive action's delta is taken against. */
@@ -40,12 +43,12 @@ export interface AnimcoreMixerEventMap {
  * `clipAction(clip)` gives an `AnimcoreAction` (play, stop, reset, fadeIn, fadeOut, crossFadeTo
  * with warp, setEffectiveWeight, setEffectiveTimeScale, setLoop, clampWhenFinished, blendMode),
  * `'loop'` and `'finished'` events are dispatched on the mixer, and `update(dt)` advances every
- * action as three.js does, samples each playing clip in wasm and blends them in one call of the
- * blend kernel under three.js's rule (spec sequencer.md §3 `weighted`: slerp, τ = 1, the rest
+ * action as three.js does and, in one call into wasm, samples each playing clip, blends them with
+ * the blend kernel under three.js's rule (spec sequencer.md §3 `weighted`: slerp, τ = 1, the rest
  * pose filling what the weights leave; additive actions as `AnimationUtils.makeClipAdditive`
- * makes them, against the clip at time 0), then poses the bones: each bone's `matrixWorld` is set
- * from the model-space pose (as `SkeletonPlayer` does; `position`/`quaternion`/`scale` are not
- * written). Actions blend in three.js's order (the order they were last started in).
+ * makes them, against the clip at time 0) and composes the model-space pose; then it sets each
+ * bone's `matrixWorld` from that pose (as `SkeletonPlayer` does; `position`/`quaternion`/`scale`
+ * are not written). Actions blend in three.js's order (the order they were last started in).
  * `dispose()` frees the wasm memory.
  */
 export class AnimcoreMixer extends EventDispatcher<AnimcoreMixerEventMap> implements ActionHost {
@@ -116,15 +119,15 @@ export class AnimcoreMixer extends EventDispatcher<AnimcoreMixerEventMap> implem
       const { clipTime, weight } = action.advance(time, dt, direction);
       if (!(weight > 0)) continue;
       const b = this.buffersOf(action);
-      this.core.sampler.sample(this.layout.clip(action.clip), clipTime, b.samples, { rotation: 'slerp' });
-      layers.push(action.additive ? { samples: b.samples, weight, mode: 'additive', reference: b.reference } : { samples: b.samples, weight });
+      const sampled = { samples: b.samples, clip: this.layout.clip(action.clip), time: clipTime, sampling: SLERP, weight };
+      layers.push(action.additive ? { ...sampled, mode: 'additive', reference: b.reference } : sampled);
     }
     if (layers.length > this.blendJob.maxLayers) {
       this.blendJob.dispose();
       this.blendJob = new BlendJob(this.core, this.layout.curveTypes, this.layout.rest, 2 * layers.length);
     }
-    this.blendJob.run(layers, this.result, { rule: 'weighted', rotation: 'slerp', threshold: 1 });
-    this.localToModel.run(this.result);
+    // One call: every clip sampled, blended and composed into model space.
+    this.blendJob.run(layers, this.result, { rule: 'weighted', rotation: 'slerp', threshold: 1, model: this.localToModel });
     poseBones(this.bones, this.localToModel.matrices);
     return this;
   }

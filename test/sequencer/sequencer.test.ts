@@ -3,6 +3,7 @@ import { AnimClip, AnimResource, Skeleton, staticKeys } from '../../src/anim/ind
 import type { AnimCore } from '../../src/core/index.js';
 import { AnimSequencer, PoseLayout } from '../../src/sequencer/index.js';
 import { createCore } from '../helpers/core.js';
+import { recordKernelCalls } from '../helpers/kernel-calls.js';
 import { axisAngle, character, expectSameRotation, qmul } from './helpers.js';
 
 let core: AnimCore;
@@ -143,5 +144,30 @@ describe('additive jobs and masks end to end', () => {
       seq.dispose();
     }
     expect(qmul([0, 0, 0, 1], [0, 0, 0, 1])).toEqual([0, 0, 0, 1]);
+  });
+});
+
+describe('one call into WebAssembly per frame', () => {
+  it('samples, blends and adds every active job in a single blend call (memory of expired jobs aside)', () => {
+    const seq = new AnimSequencer(core, character(), { rule: 'weighted', rotation: 'slerp' });
+    seq.enqueue({ clip: 'walk', fadeOut: 0.2 });
+    seq.enqueue({ clip: 'ramp', at: 0, loops: 0, fadeIn: 0.5, enqueue: 'append' });
+    seq.enqueue({ clip: 'wave', track: 1, loops: 0, weight: 0.5, mask: seq.mask(['Spine']) });
+    seq.enqueue({ clip: 'ramp', track: 2, mode: 'additive', loops: 0, weight: 0.5, reference: 0.2 });
+    seq.update(0); // inserts the jobs (buffers, additive references)
+    const recorder = recordKernelCalls(core);
+    try {
+      for (const t of [0.1, 0.35, 0.6, 1.7]) {
+        recorder.calls.length = 0;
+        seq.update(t);
+        expect(recorder.calls.filter((c) => c !== 'alloc' && c !== 'free')).toEqual(['blend']);
+      }
+    } finally {
+      recorder.restore();
+    }
+    // Hip x at 1.7: walk ended at 1; ramp, appended at 0.8, fully in at clip time 0.9; plus
+    // 0.5 · (ramp(0.7) − ramp(0.2)) from the additive layer.
+    expect(seq.result.samples[0]).toBeCloseTo(0.9 + 0.5 * (0.7 - 0.2), 6);
+    seq.dispose();
   });
 });

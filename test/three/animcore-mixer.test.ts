@@ -6,6 +6,7 @@ import { openFile } from '../../src/formats/open-file.js';
 import { AnimcoreMixer, toThreeAnimationClip, toThreeSkeleton } from '../../src/three/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
 import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
+import { recordKernelCalls } from '../helpers/kernel-calls.js';
 
 // AnimcoreMixer against three.js's AnimationMixer: the same script on both, 600 frames at random
 // frame times, bone world matrices compared within 1e-4 every frame, and the same events.
@@ -210,6 +211,28 @@ describe.each(BUILDS)('AnimcoreMixer equals three.js AnimationMixer (%s build)',
 
   scenarios.forEach(([name, script, opts], i) => {
     it(`rig: ${name}`, () => runScenario(core, rig(), ['walk', 'run'], script, opts?.additiveB === true, 1000 + i));
+  });
+
+  it('update is one call into WebAssembly: every action sampled, blended and composed', () => {
+    const resource = rig();
+    const mixer = new AnimcoreMixer(core, { resource, target: toThreeSkeleton(resource.skeleton!) });
+    const walk = mixer.clipAction('walk').play();
+    const run = mixer.clipAction('run');
+    run.blendMode = THREE.AdditiveAnimationBlendMode;
+    run.play();
+    walk.fadeOut(0.5);
+    mixer.update(0.01); // the actions' buffers and additive reference
+    const recorder = recordKernelCalls(core);
+    try {
+      for (let frame = 0; frame < 40; frame++) {
+        recorder.calls.length = 0;
+        mixer.update(1 / 60);
+        expect(recorder.calls).toEqual(['blend']);
+      }
+    } finally {
+      recorder.restore();
+      mixer.dispose();
+    }
   });
 
   it.runIf(haveFixtures('nebula'))('Nebula Footman: cross-fade with warp, then an additive charge', async () => {
