@@ -159,7 +159,7 @@ export function sampleCommand(): Command {
     .option('--clip <name>', 'clip name or index', '0')
     .option('--sequence <file>', 'play a sequence file (layered jobs with fades, masks, additive layers) instead of one clip; --rotation overrides its rotation')
     .requiredOption('--time <seconds>', 'seconds, or a comma-separated list (required; times outside the clip follow its pre-/post-infinity)', parseTimes)
-    .addOption(new Option('--rotation <mode>', 'rotation blending between keys (default nlerp; with --sequence, the file\'s)').choices(['nlerp', 'slerp', 'raw']))
+    .addOption(new Option('--rotation <mode>', 'rotation blending between keys (default nlerp; with --sequence, the file\'s, else the format\'s: slerp for glTF)').choices(['nlerp', 'slerp', 'raw']))
     .option('--model-space', "add the skeleton's model-space matrices (column-major 4×4)")
     .option('--json', 'print JSON (one object, or an array for several times)');
   addFormatOption(command);

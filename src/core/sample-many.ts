@@ -240,13 +240,13 @@ export class SampleManyJob {
     const blendLayers = layers.map((layer) => {
       const mask = layer.mask ? new BlendMask(core, layer.mask) : null;
       if (mask) this.owned.push(mask);
+      const sampled = { clip: layer.clip, time: 0, sampling: options };
       let reference: AnimSampleBuffer | undefined;
       if (layer.mode === 'additive') {
+        // The reference pose is sampled as the layer is.
         reference = buffer();
-        const rotation = options.rotation === 'slerp' ? 'slerp' : 'nlerp';
-        sampler.sample(layer.clip, layer.reference ?? 0, reference, { rotation, timeFactor: this.timeFactor });
+        sampler.sample(layer.clip, layer.reference ?? 0, reference, options);
       }
-      const sampled = { clip: layer.clip, time: 0, sampling: options };
       return { samples: buffer(), ...sampled, weight: 0, mask, mode: layer.mode ?? 'normal', ...(reference ? { reference } : {}) };
     });
     const u32 = this.runtime.u32;

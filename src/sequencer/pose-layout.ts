@@ -26,12 +26,14 @@ const key = (joint: string | null, property: string): string => JSON.stringify([
  * The curve layout every job of a sequencer samples into, with each curve's rest value (spec
  * sequencer.md §0). Where every clip of the resource has the same targets in the same order
  * (Nebula, Meteor, MRTK, AAF), it is that layout. Otherwise (glTF) it is every skeleton joint in
- * index order × translation, rotation, scale, then the `weights/<k>` curves of each joint (joint
- * order, then k), then any other target the clips animate, in order of first appearance.
+ * index order × translation, rotation, scale, then the `weights/<k>` curves of each joint with
+ * morph targets (`Joint.morphWeights`; joint order, then k), then any other target the clips
+ * animate, in order of first appearance.
  *
  * Rest values: the joint's rest transform for translation / rotation / scale where the resource
- * has a skeleton (translation and scale with w = 0); else the curve's own rest value (static value
- * or first key) in the first clip that animates it.
+ * has a skeleton (translation and scale with w = 0); a morph weight `weights/<k>` the joint's
+ * `morphWeights[k]` (glTF node weights, else mesh weights, else 0); else the curve's own rest value
+ * (static value or first key) in the first clip that animates it.
  */
 export class PoseLayout {
   readonly curves: readonly PoseCurve[];
@@ -41,6 +43,11 @@ export class PoseLayout {
   readonly skeleton: Skeleton | null;
   /** Whether every clip of the resource has this layout as is (no re-laid copies needed). */
   readonly shared: boolean;
+  /**
+   * The format's rotation interpolation: the one every clip of the resource declares
+   * (`AnimClip.rotation`; glTF's slerp, Appendix C), else `nlerp`.
+   */
+  readonly rotation: 'nlerp' | 'slerp';
   private readonly index = new Map<string, number>();
   private readonly laid = new WeakMap<AnimClip, AnimClip>();
 
@@ -49,6 +56,7 @@ export class PoseLayout {
     this.skeleton = resource.skeleton;
     const first = clips[0]?.curves ?? [];
     this.shared = clips.length > 0 && clips.every((c) => sameTargets(c.curves, first));
+    this.rotation = clips.length > 0 && clips.every((c) => c.rotation === 'slerp') ? 'slerp' : 'nlerp';
     const curves: PoseCurve[] = [];
     const add = (joint: string | null, property: string, curveType: CurveType): void => {
       if (this.index.has(key(joint, property))) return;
@@ -62,6 +70,9 @@ export class PoseLayout {
       if (this.skeleton) {
         for (const j of this.skeleton.joints) for (const p of JOINT_PROPERTIES) add(j.name, p, JOINT_TYPES[p]);
         for (const j of this.skeleton.joints) {
+          // Every morph target of the node's mesh, animated or not, then any weight a clip names beyond them.
+          const targets = j.morphWeights?.length ?? 0;
+          for (let k = 0; k < targets; k++) add(j.name, `weights/${k}`, 'float');
           const morphs = all.filter((c) => c.target.joint === j.name && /^weights\/\d+$/.test(c.target.property));
           morphs.sort((a, b) => morphIndex(a) - morphIndex(b));
           for (const c of morphs) add(j.name, c.target.property, c.curveType);
@@ -158,17 +169,8 @@ export class PoseLayout {
           }
         );
       });
-      laid = new AnimClip({
-        name: clip.name,
-        curves,
-        keyCount: clip.keyCount,
-        keyDuration: clip.keyDuration,
-        duration: clip.duration,
-        preInfinity: clip.preInfinity,
-        postInfinity: clip.postInfinity,
-        events: [...clip.events],
-        metadata: clip.metadata,
-      });
+      // Every field of the clip (duration, infinity, its default rotation, events, metadata …) but the curves.
+      laid = new AnimClip({ ...clip, curves, events: [...clip.events] });
       this.laid.set(clip, laid);
     }
     return laid;
@@ -194,6 +196,9 @@ export class PoseLayout {
     if (joint && c.property === 'translation') return [...joint.rest.translation, 0];
     if (joint && c.property === 'rotation') return joint.rest.rotation;
     if (joint && c.property === 'scale') return [...joint.rest.scale, 0];
+    // A morph weight rests at the node's (else the mesh's) weight, else 0 (spec §0; Joint.morphWeights).
+    const morph = /^weights\/(\d+)$/.exec(c.property);
+    if (joint?.morphWeights && morph) return [joint.morphWeights[Number(morph[1])] ?? 0, 0, 0, 0];
     return source ? restValue(source.keys) : c.curveType === 'rotation' ? [0, 0, 0, 1] : [0, 0, 0, 0];
   }
 }

@@ -14,7 +14,8 @@ export interface AnimSequencerOptions {
   rule?: BlendRule;
   /**
    * Rotation interpolation of each clip's keys and of the blend, always along the shortest arc.
-   * Default `nlerp`.
+   * Default: the format's (`PoseLayout.rotation`: `slerp` for glTF, whose clips declare it;
+   * else `nlerp`).
    */
   rotation?: 'nlerp' | 'slerp';
   /** `weighted` only: τ ≥ 0, the total weight the rest pose fills up to (0: no fill). Default 1. */
@@ -97,9 +98,9 @@ export class AnimSequencer {
     this.core = core;
     this.resource = resource;
     this.rule = checkChoice(options.rule, 'rule', ['priority', 'weighted'], 'priority');
-    this.rotation = checkChoice(options.rotation, 'rotation', ['nlerp', 'slerp'], 'nlerp');
-    this.threshold = checkNumber(options.threshold, 'threshold', { min: 0 }, 1);
     this.layout = new PoseLayout(resource);
+    this.rotation = checkChoice(options.rotation, 'rotation', ['nlerp', 'slerp'], this.layout.rotation);
+    this.threshold = checkNumber(options.threshold, 'threshold', { min: 0 }, 1);
     const names = new Map(Object.entries(options.names ?? {}));
     const masks = new Map(Object.entries(options.masks ?? {}).map(([k, m]) => [k, checkMaskArray(m, `masks.${k}`, this.layout.curveCount).slice()]));
     this.context = { resource, names, masks, curveCount: this.layout.curveCount, now: 0 };
