@@ -54,7 +54,9 @@ export function blend(job: usize): void {
   }
   addLayers(out, outCounts, slerp, fills);
   const model = <usize>load<u32>(job + BLEND_MODEL_JOB);
-  if (model != 0) localToModel(model, out, outCounts, <usize>load<u32>(job + BLEND_MATRICES));
+  // Every curve of the result is read: undefined ones print their rest value, and a rest-filled
+  // one (count 0) may carry an additive delta.
+  if (model != 0) localToModel(model, out, 0, <usize>load<u32>(job + BLEND_MATRICES));
 }
 
 /** Samples every layer that names a clip into its own buffers. */

@@ -5,17 +5,23 @@
 // laid out by the host (assembly/layout.ts, LTM_*).
 import { LTM_BINDINGS, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND } from './layout';
 
-/** The float4 a joint property reads: the bound curve's sample if its count is > 0, else the rest value. */
+/**
+ * The float4 a joint property reads: the bound curve's sample if its count is > 0 (or there are no
+ * counts), else the rest value.
+ */
 // @ts-ignore: decorator
 @inline
 function source(binding: u32, samples: usize, counts: usize, rest: usize): usize {
-  return binding != <u32>LTM_UNBOUND && load<u8>(counts + (<usize>binding >> 4)) != 0 ? samples + <usize>binding : rest;
+  if (binding == <u32>LTM_UNBOUND) return rest;
+  return counts == 0 || load<u8>(counts + (<usize>binding >> 4)) != 0 ? samples + <usize>binding : rest;
 }
 
 /**
  * Writes the model-space matrix of every joint of job `p` to `out` (16 f32 per joint,
  * column-major, in joint order), reading samples (float4 per curve) and counts (u8 per curve) of
- * one buffer.
+ * one buffer. `counts` 0: every bound curve's sample is read whatever its count — for blend
+ * results, where a curve of count 0 holds its rest value or, under the weighted rule, the rest
+ * plus an additive delta (spec sequencer.md §3–§4).
  */
 export function localToModel(p: usize, samples: usize, counts: usize, out: usize): void {
   const n = load<u32>(p, LTM_JOINT_COUNT);

@@ -99,11 +99,13 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
     }
     if (output == OUTPUT_SAMPLES) continue;
     const m = matrices + i * j * 64;
+    // A blend result is read whole (see localToModel); a clip's samples by their counts.
+    const modelCounts = layerCount > 0 ? 0 : k;
     if (output == OUTPUT_MODEL) {
-      localToModel(job, s, k, m);
+      localToModel(job, s, modelCounts, m);
       continue;
     }
-    localToModel(job, s, k, model);
+    localToModel(job, s, modelCounts, model);
     memory.copy(m, inverseBind, j * 64);
     for (let b: usize = 0; b < j; b++) multiplyInPlace(model + (b << 6), m + (b << 6));
   }

@@ -70,7 +70,7 @@ export function sequenceSampleJson(
 ): SampleJson[] {
   const layout = new PoseLayout(resource);
   const targets = layout.curves.map((c) => ({ curveType: c.curveType, target: { joint: c.joint, property: c.property } }));
-  const pose = new PoseWriter(core, resource, targets, modelSpace);
+  const pose = new PoseWriter(core, resource, targets, modelSpace, true);
   try {
     return times.map((time) => {
       const sequencer = loadSequence(core, resource, sequence, rotation === undefined ? {} : { rotation });
@@ -94,6 +94,8 @@ class PoseWriter {
     private readonly resource: AnimResource,
     private readonly targets: readonly Pick<AnimCurve, 'curveType' | 'target'>[],
     modelSpace: boolean,
+    /** Buffers are blend results (`LocalToModelJob.run`'s `blended`). */
+    private readonly blended = false,
   ) {
     const skeleton = resource.skeleton;
     if (modelSpace && !skeleton) throw new UsageError(`--model-space needs a skeleton; this ${resource.format} file has none`);
@@ -105,7 +107,7 @@ class PoseWriter {
     let model: SampleJson['model'];
     const skeleton = this.resource.skeleton;
     if (this.job && skeleton) {
-      this.job.run(buffer);
+      this.job.run(buffer, { blended: this.blended });
       const m = this.job.matrices;
       model = skeleton.joints.map((j, i) => ({ joint: j.name, matrix: Array.from(m.subarray(16 * i, 16 * i + 16)) }));
     }

@@ -26,7 +26,7 @@ export interface KernelExports {
   ): void;
   /** N sample buffers blended into one by the rules of spec sequencer.md §3–§4 (assembly/blend.ts). */
   blend(job: number): void;
-  /** Model-space matrices of one sample buffer (assembly/local-to-model.ts). */
+  /** Model-space matrices of one sample buffer; `counts` 0 reads every sample (assembly/local-to-model.ts). */
   localToModel(p: number, samples: number, counts: number, out: number): void;
   /** A batch of instances in one call (assembly/sample-many.ts). */
   sampleMany(p: number, count: number, flags: number, mixFlags: number, timeFactor: number, output: number): void;

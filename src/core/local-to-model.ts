@@ -58,16 +58,21 @@ export class LocalToModelJob {
   }
 
   /**
-   * Computes `matrices` from one sample buffer of the bound clip.
+   * Computes `matrices` from one sample buffer of the bound clip: a curve's sample where its count
+   * is > 0, else the joint's rest value.
+   * @param options `blended: true` for a blend result (`BlendJob`, `AnimSequencer.result`): every
+   *   bound curve's sample is read whatever its count, since a blend prints the rest value where
+   *   nothing defines a curve, and under the weighted rule a rest-filled curve (count 0) may carry
+   *   an additive delta (spec sequencer.md §3–§4)
    * @throws UsageError when the buffer's curve count differs from the binding's, or after `dispose()`
    */
-  run(samples: AnimSampleBuffer): void {
+  run(samples: AnimSampleBuffer, options: { blended?: boolean } = {}): void {
     if (this.ptr === 0) throw new UsageError('this LocalToModelJob was disposed');
     samples.checkLive();
     if (samples.curveCount !== this.binding.curveCount) {
       throw new UsageError(`buffer has ${samples.curveCount} curves, the binding was made for ${this.binding.curveCount}`);
     }
-    this.runtime.kernel.localToModel(this.ptr, samples.samplesPtr, samples.countsPtr, this.matricesPtr);
+    this.runtime.kernel.localToModel(this.ptr, samples.samplesPtr, options.blended ? 0 : samples.countsPtr, this.matricesPtr);
   }
 
   /** Frees the job's wasm memory. Safe to call twice. */

@@ -1,5 +1,5 @@
 import type { AnimCore } from '../core/index.js';
-import { AnimClip, type AnimCurve, AnimResource, type CurveType, JOINT_PROPERTIES, restValue, type Skeleton, staticKeys } from '../anim/index.js';
+import { AnimClip, type AnimCurve, AnimResource, bindJoints, type CurveType, JOINT_PROPERTIES, type JointBinding, restValue, type Skeleton, staticKeys } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { checkNumber } from './checks.js';
 
@@ -95,6 +95,16 @@ export class PoseLayout {
   /** Number of curves in the layout (one float4 each in a pose). */
   get curveCount(): number {
     return this.curves.length;
+  }
+
+  /**
+   * The layout's curves bound to the resource's skeleton (`bindJoints`): what a `LocalToModelJob`
+   * of the layout's poses takes.
+   * @throws UsageError when the resource has no skeleton
+   */
+  binding(): JointBinding {
+    if (!this.skeleton) throw new UsageError('the resource has no skeleton to bind the pose layout to');
+    return bindJoints(this.curves.map((c) => ({ target: { joint: c.joint, property: c.property } })), this.skeleton);
   }
 
   /** The index of the curve driving `property` of `joint`, or −1. */

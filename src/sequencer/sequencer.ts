@@ -1,5 +1,5 @@
 import type { AnimClip, AnimResource, BlendRule } from '../anim/index.js';
-import { type AnimCore, AnimSampleBuffer, BlendJob, type BlendJobLayer, BlendMask } from '../core/index.js';
+import { type AnimCore, AnimSampleBuffer, BlendJob, type BlendJobLayer, BlendMask, type LocalToModelJob } from '../core/index.js';
 import { UsageError } from '../errors.js';
 import { checkChoice, checkMaskArray, checkNumber } from './checks.js';
 import { jobEvents, type SequencerEvent } from './events.js';
@@ -170,8 +170,11 @@ export class AnimSequencer {
    * Inserts the jobs enqueued up to `time`, drops expired ones, samples every active job and
    * blends them into `result`, in one call into WebAssembly.
    * @param time sequence seconds, finite
+   * @param options `model`: a local-to-model job of the pose layout (`new LocalToModelJob(core,
+   *   seq.layout.binding())`) that the same call fills with the result's model-space matrices (as
+   *   `model.run(result, { blended: true })` would)
    */
-  update(time: number): AnimSampleBuffer {
+  update(time: number, options: { model?: LocalToModelJob } = {}): AnimSampleBuffer {
     if (!Number.isFinite(time)) throw new UsageError(`time must be a finite number of seconds, got ${time}`);
     while (this.enqueued.length > 0 && this.enqueued[0]!.settings.at <= time) {
       const job = this.enqueued.shift()!;
@@ -197,7 +200,7 @@ export class AnimSequencer {
         ...(b.reference ? { reference: b.reference } : {}),
       });
     }
-    this.blend(layers);
+    this.blend(layers, options.model);
     return this.result;
   }
 
@@ -205,12 +208,12 @@ export class AnimSequencer {
    * One call into the blend kernel, which samples each layer's clip and blends them (the job
    * grows when more layers are active than it holds).
    */
-  private blend(layers: BlendJobLayer[]): void {
+  private blend(layers: BlendJobLayer[], model?: LocalToModelJob): void {
     if (layers.length > this.blendJob.maxLayers) {
       this.blendJob.dispose();
       this.blendJob = new BlendJob(this.core, this.layout.curveTypes, this.layout.rest, 2 * layers.length);
     }
-    this.blendJob.run(layers, this.result, { rule: this.rule, rotation: this.rotation, threshold: this.threshold });
+    this.blendJob.run(layers, this.result, { rule: this.rule, rotation: this.rotation, threshold: this.threshold, ...(model ? { model } : {}) });
   }
 
   /**

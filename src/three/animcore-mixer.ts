@@ -4,7 +4,6 @@ import {
   type AnimCore,
   type AnimResource,
   type AnimSampleBuffer,
-  bindJoints,
   BlendJob,
   type BlendJobLayer,
   LocalToModelJob,
@@ -79,8 +78,7 @@ export class AnimcoreMixer extends EventDispatcher<AnimcoreMixerEventMap> implem
     this.releaseClips = this.layout.load(core, options.resource);
     this.blendJob = new BlendJob(core, this.layout.curveTypes, this.layout.rest, 4);
     this.result = core.createSampleBuffer(this.layout.clip(options.resource.clips[0]!));
-    const targets = this.layout.curves.map((c) => ({ target: { joint: c.joint, property: c.property } }));
-    this.localToModel = new LocalToModelJob(core, bindJoints(targets, skeleton));
+    this.localToModel = new LocalToModelJob(core, this.layout.binding());
     this.bones = bonesByJoint(skeleton.joints.map((j) => boneName(j.name)), options.target.bones);
   }
 

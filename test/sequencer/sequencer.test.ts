@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimClip, AnimResource, Skeleton, staticKeys } from '../../src/anim/index.js';
-import type { AnimCore } from '../../src/core/index.js';
+import { type AnimCore, LocalToModelJob } from '../../src/core/index.js';
 import { AnimSequencer, PoseLayout } from '../../src/sequencer/index.js';
 import { createCore } from '../helpers/core.js';
 import { recordKernelCalls } from '../helpers/kernel-calls.js';
@@ -169,5 +169,39 @@ describe('one call into WebAssembly per frame', () => {
     // 0.5 · (ramp(0.7) − ramp(0.2)) from the additive layer.
     expect(seq.result.samples[0]).toBeCloseTo(0.9 + 0.5 * (0.7 - 0.2), 6);
     seq.dispose();
+  });
+});
+
+describe('model space of a blend result (spec §3–§4)', () => {
+  // Under `weighted`, a curve no normal job defines is filled by the rest pose with count 0; an
+  // additive job may still move it. Composition must read it, not fall back to the rest.
+  it('composes a rest-filled curve that an additive job moves: AnimSequencer, LocalToModelJob and a layered SampleManyJob', () => {
+    const resource = character();
+    const seq = new AnimSequencer(core, resource, { rule: 'weighted' });
+    seq.enqueue({ clip: 'wave', loops: 0 }); // leaves the Hip inactive
+    seq.enqueue({ clip: 'ramp', track: 1, mode: 'additive', loops: 0, weight: 0.5, reference: 0.2 });
+    const model = new LocalToModelJob(core, seq.layout.binding());
+    const r = seq.update(0.7, { model });
+    expect(r.counts[0]).toBe(0); // Hip.translation: only the rest fills it …
+    expect(Array.from(r.samples.subarray(0, 3))).toEqual([expect.closeTo(0.25, 6), 10, 0]); // … plus 0.5 · (0.7 − 0.2)
+    const hip = (m: Float32Array) => Array.from(m.subarray(12, 15));
+    expect(hip(model.matrices)).toEqual([expect.closeTo(0.25, 6), 10, 0]);
+    const alone = new LocalToModelJob(core, seq.layout.binding());
+    alone.run(r, { blended: true });
+    expect(Array.from(alone.matrices)).toEqual(Array.from(model.matrices));
+    alone.run(r); // by counts: the rest pose
+    expect(hip(alone.matrices)).toEqual([0, 10, 0]);
+    const [wave, ramp] = [resource.clip('wave'), resource.clip('ramp')];
+    const many = core.createSampleMany({
+      clip: wave,
+      layers: [{ clip: wave }, { clip: ramp, mode: 'additive', reference: 0.2 }],
+      blend: { rule: 'weighted' },
+      instances: 1,
+      output: 'model',
+      skeleton: resource.skeleton!,
+    });
+    many.run([0.7, 0.7], [1, 0.5]);
+    expect(Array.from(many.matrices)).toEqual(Array.from(model.matrices));
+    for (const o of [seq, model, alone, many]) o.dispose();
   });
 });

@@ -1,13 +1,12 @@
-import { WebIO } from '@gltf-transform/core';
 import { AnimationMixer, LoopOnce, type Object3D } from 'three';
-import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnimCore } from '../../src/core/index.js';
-import { gltfSourceDocument } from '../../src/formats/gltf/index.js';
 import { fromGltfLoader, ScenePlayer } from '../../src/three/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
 import { haveFixtures } from '../helpers/fixtures.js';
-import { type GltfExpected, gltfExpected, openGltfFixture } from '../helpers/gltf-fixtures.js';
+import { type GltfExpected, gltfExpected } from '../helpers/gltf-fixtures.js';
+import { fixtureGlb, parseWithThree } from '../helpers/three-gltf.js';
 
 const have = haveFixtures('gltf');
 const files = have ? Object.keys((gltfExpected() as GltfExpected).files) : [];
@@ -21,15 +20,7 @@ const TOLERANCE: Record<string, number> = { 'SimpleSkin.gltf': 5e-4 };
 
 /** A fixture as three.js's GLTFLoader reads it (textures left out: Node has no image decoder). */
 async function loadWithThree(file: string): Promise<GLTF> {
-  const document = gltfSourceDocument(await openGltfFixture(file))!;
-  const root = document.getRoot();
-  for (const texture of root.listTextures()) texture.dispose();
-  const [first, ...others] = root.listBuffers(); // a .glb holds one buffer
-  for (const accessor of root.listAccessors()) accessor.setBuffer(first!);
-  for (const b of others) b.dispose();
-  const glb = await new WebIO().writeBinary(document);
-  const buffer = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer;
-  return new Promise((resolve, reject) => new GLTFLoader().parse(buffer, '', resolve, reject));
+  return parseWithThree(await fixtureGlb(file));
 }
 
 /** Every object's world matrix, in traversal order. */
