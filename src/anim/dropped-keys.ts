@@ -30,6 +30,8 @@ function standIn(keys: Exclude<CurveKeys, { encoding: 'static' }>, where: string
       return Object.freeze({ ...rest, encoding: 'uniform' as const, get values(): Float32Array { return fail(); } });
     case 'keyed':
       return Object.freeze({ ...rest, encoding: 'keyed' as const, get times(): Float32Array { return fail(); }, get values(): Float32Array { return fail(); } });
+    case 'cubic':
+      return Object.freeze({ ...rest, encoding: 'cubic' as const, get times(): Float32Array { return fail(); }, get values(): Float32Array { return fail(); } });
     case 'unity':
       return Object.freeze({ ...rest, encoding: 'unity' as const, get lanes(): never { return fail(); } });
   }
