@@ -10,6 +10,8 @@ export const KIND_UNITY = 2;
 /** A clip whose curves use several clip-header encodings: a header plus one block per encoding. */
 export const KIND_MIXED = 3;
 export const KIND_CUBIC = 4;
+/** Uniform keys stored quantized (`compression` at load): 6 bytes per T/R/S key. */
+export const KIND_QUANTIZED = 5;
 
 // Sampling and mixing flags.
 /** Key k0 as stored (Nebula3 `SampleType::Step`); clip-header kinds only. */
@@ -54,6 +56,22 @@ export const KEYED_RECORD_SIZE = 16;
 /** Record flag: the curve holds key k until key k+1 (glTF STEP). */
 export const KEYED_STEP = 1;
 export const CUBIC_KEY_BYTES = 48;
+
+// Quantized key data (KIND_QUANTIZED, on the uniform key grid of CLIP_KEY_COUNT/CLIP_KEY_DURATION)
+// at CLIP_KEYS: one range per linear slot (float4: min x, y, z and the step s; component i of a key
+// is min_i + code_i × s, w is 0), then keyCount + 1 slices (the last one key 0 again, as uniform)
+// of CLIP_SLOT_COUNT keys of QUANT_KEY_BYTES each: three u16 codes for a linear slot; for a
+// rotation the "smallest three" as three u16 fields (value << 1 | flag): the 15-bit values map
+// 0…QUANT_ROTATION_MAX onto [−1/√2, 1/√2]; the flags of fields 0 and 1 are the two bits of the
+// largest component's index (whose value is √(1 − a² − b² − c²)), the flag of field 2 negates the
+// quaternion. Rotation slots go in groups of four (slots L + 4g … L + 4g + 3, at the offset the
+// first would have) stored field by field: field 0 of the four keys, then field 1, then field 2
+// (24 bytes, for structure-of-arrays decoding); the last R mod 4 rotations are stored key by key.
+// QUANT_PAD spare bytes follow, so the kernels' 8-byte loads stay inside the block.
+export const QUANT_RANGE_SIZE = 16;
+export const QUANT_KEY_BYTES = 6;
+export const QUANT_ROTATION_MAX = 32767;
+export const QUANT_PAD = 8;
 
 // Mixed key data: one record per part (a clip-header block of one kind with its own slots).
 export const MIXED_KIND = 0; // u32 KIND_*

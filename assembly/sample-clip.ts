@@ -5,7 +5,8 @@
 import { finishSample } from './clip-header';
 import { cubicSampleSlots } from './cubic-clip';
 import { keyedSampleSlots } from './keyed-clip';
-import { CLIP_KEY_COUNT, CLIP_KEYS, KIND_CUBIC, KIND_KEYED, KIND_MIXED, KIND_UNIFORM, MIXED_BLOCK, MIXED_KIND, MIXED_RECORD_SIZE } from './layout';
+import { CLIP_KEY_COUNT, CLIP_KEYS, KIND_CUBIC, KIND_KEYED, KIND_MIXED, KIND_QUANTIZED, KIND_UNIFORM, MIXED_BLOCK, MIXED_KIND, MIXED_RECORD_SIZE } from './layout';
+import { quantizedSampleSlots } from './quantized-clip';
 import { uniformSampleSlots } from './uniform-clip';
 import { unityClipSample } from './unity-curve';
 
@@ -16,6 +17,7 @@ function sampleSlots(p: usize, kind: u32, time: f64, out: usize, cursors: usize,
   if (kind == KIND_UNIFORM) uniformSampleSlots(p, time, out, flags);
   else if (kind == KIND_KEYED) keyedSampleSlots(p, time, out, cursors, flags);
   else if (kind == KIND_CUBIC) cubicSampleSlots(p, time, out, cursors, flags);
+  else if (kind == KIND_QUANTIZED) quantizedSampleSlots(p, time, out, flags);
 }
 
 /**
@@ -26,7 +28,7 @@ function sampleSlots(p: usize, kind: u32, time: f64, out: usize, cursors: usize,
  * FLAG_STEP and `timeFactor`).
  */
 export function sampleClip(p: usize, kind: u32, time: f64, out: usize, counts: usize, cursors: usize, flags: u32, timeFactor: f32): void {
-  if (kind == KIND_UNIFORM || kind == KIND_KEYED || kind == KIND_CUBIC) {
+  if (kind == KIND_UNIFORM || kind == KIND_KEYED || kind == KIND_CUBIC || kind == KIND_QUANTIZED) {
     sampleSlots(p, kind, time, out, cursors, flags);
   } else if (kind == KIND_MIXED) {
     const parts = load<u32>(p, CLIP_KEY_COUNT);

@@ -5,21 +5,9 @@
 // float4s, one per slot (linear slots first, rotations after). There are keyCount + 1 slices: the
 // extra one is key 0 again (rotations sign-aligned to the last key), so a cycling clip's last
 // interval reads slice n and never wraps.
-import { wrapCycle } from './clip-header';
-import {
-  CLIP_DURATION,
-  CLIP_KEY_COUNT,
-  CLIP_KEY_DURATION,
-  CLIP_KEYS,
-  CLIP_LINEAR_COUNT,
-  CLIP_POST,
-  CLIP_SLOT_COUNT,
-  CLIP_SLOT_OUT,
-  FLAG_SLERP,
-  FLAG_STEP,
-  INFINITY_CYCLE,
-} from './layout';
+import { CLIP_KEYS, CLIP_LINEAR_COUNT, CLIP_SLOT_COUNT, CLIP_SLOT_OUT, FLAG_SLERP, FLAG_STEP } from './layout';
 import { copy4, lerp4, nlerpAligned, slerpPrepare, slerpPrepared } from './quat';
+import { pairK0, pairK1, pairW, uniformKeyPair } from './uniform-key';
 
 /**
  * Samples the slots of uniform clip block `p` at `time` seconds into `out` (float4 per curve, at
@@ -27,27 +15,10 @@ import { copy4, lerp4, nlerpAligned, slerpPrepare, slerpPrepared } from './quat'
  * slerped, else nlerp).
  */
 export function uniformSampleSlots(p: usize, time: f64, out: usize, flags: u32): void {
-  const n = load<u32>(p, CLIP_KEY_COUNT);
-  const kd = load<f64>(p, CLIP_KEY_DURATION);
-  const dur = load<f64>(p, CLIP_DURATION);
-  const cyclePost = load<u32>(p, CLIP_POST) == INFINITY_CYCLE;
-  let t = wrapCycle(p, time);
-  if (t < 0) t = 0;
-  else if (t > dur) t = dur;
-  const f = t / kd;
-  const kf = Math.floor(f);
-  let w = <f32>(f - kf);
-  let k0 = <u32>kf;
-  if (k0 >= n) {
-    // Only reached at the clip end (or by rounding just below it).
-    if (cyclePost) {
-      k0 = k0 % n;
-    } else {
-      k0 = n - 1;
-      w = 0;
-    }
-  }
-  const k1: u32 = cyclePost ? k0 + 1 : min<u32>(k0 + 1, n - 1); // slice n holds key 0
+  uniformKeyPair(p, time);
+  const k0 = pairK0;
+  const k1 = pairK1;
+  const w = pairW;
 
   const S = load<u32>(p, CLIP_SLOT_COUNT);
   const L = load<u32>(p, CLIP_LINEAR_COUNT);

@@ -28,12 +28,21 @@ export function makeRigClip({ joints = 64, keyCount = 61, fps = 30, seed = 1, na
     const len = Math.hypot(...axis);
     for (let k = 0; k < keyCount; k++) {
       const a = phase + (k / keyCount) * 6.28;
-      t.set([Math.sin(a), Math.cos(a) * 0.5, j * 0.1, 0], 4 * k);
+      // Element writes, not .set([…]): the crowd suites build 500 clips of 300 keys.
+      const o = 4 * k;
+      t[o] = Math.sin(a);
+      t[o + 1] = Math.cos(a) * 0.5;
+      t[o + 2] = j * 0.1;
       const half = Math.sin(a) * 0.8;
       const sign = k % 7 === 3 ? -1 : 1; // real data stores q and −q for neighbouring keys
       const sh = Math.sin(half) * sign;
-      r.set([(axis[0] / len) * sh, (axis[1] / len) * sh, (axis[2] / len) * sh, Math.cos(half) * sign], 4 * k);
-      s.set([1 + 0.1 * Math.sin(a), 1, 1 + 0.1 * Math.cos(a), 0], 4 * k);
+      r[o] = (axis[0] / len) * sh;
+      r[o + 1] = (axis[1] / len) * sh;
+      r[o + 2] = (axis[2] / len) * sh;
+      r[o + 3] = Math.cos(half) * sign;
+      s[o] = 1 + 0.1 * Math.sin(a);
+      s[o + 1] = 1;
+      s[o + 2] = 1 + 0.1 * Math.cos(a);
     }
     const target = (property) => ({ joint: `j${j}`, property });
     curves.push({ curveType: 'translation', active: true, target: target('translation'), keys: { encoding: 'uniform', values: t } });

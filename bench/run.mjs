@@ -15,11 +15,14 @@ import blendLayers from './suites/blend-layers.mjs';
 import resampleBatch from './suites/resample-batch.mjs';
 import gltfPlayback from './suites/gltf-playback.mjs';
 import gltfResample from './suites/gltf-resample.mjs';
+import crowdCold from './suites/crowd-cold.mjs';
+import memory from './suites/memory.mjs';
+import sampleQuantized from './suites/sample-quantized.mjs';
 
 const quick = process.argv.includes('--quick');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt < 0 ? null : process.argv[onlyAt + 1];
-const suites = [sampleUniform, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, browserSampleMany];
+const suites = [sampleUniform, sampleQuantized, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, crowdCold, memory, browserSampleMany];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),
@@ -29,14 +32,24 @@ const cores = {
 const results = {};
 const details = {};
 for (const suite of suites) {
+  // A suite that is slow to set up names its cases (`suite.cases`), so `--only` can skip it whole.
+  if (only !== null && suite.cases && !suite.cases.some((name) => name.startsWith(only))) continue;
   // A suite returns its cases (or a Promise of them, when it reads files first).
   for (const c of await suite({ cores, quick })) {
     if (only !== null && !c.name.startsWith(only)) continue;
+    if (c.values) {
+      // Measured, not timed (sizes): one exact value per contender.
+      results[c.name] = Object.fromEntries(Object.entries(c.values).map(([k, v]) => [k, Math.round(v * 1000) / 1000]));
+      details[c.name] = Object.fromEntries(Object.entries(c.values).map(([k, v]) => [k, { value: v, spread: 0 }]));
+      console.log(`\n${c.name} (${c.unit}, measured)`);
+      console.table(Object.entries(c.values).map(([contender, v]) => ({ contender, [c.unit]: v.toFixed(3) })));
+      continue;
+    }
     if (c.measure) {
-      // Measured elsewhere (a browser page): the case reports its own { median, spread } per contender.
+      // Measured by the case itself (a browser page; contenders interleaved): its own { median, spread } per contender.
       details[c.name] = await c.measure();
       results[c.name] = Object.fromEntries(Object.entries(details[c.name]).map(([k, v]) => [k, Math.round(v.median)]));
-      console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, headless Chromium)`);
+      console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, ${c.where ?? 'headless Chromium'})`);
       console.table(
         Object.entries(details[c.name]).map(([contender, v]) => ({
           contender,

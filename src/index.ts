@@ -3,7 +3,7 @@ export { AnimcoreError, FormatError, type FormatErrorLocation, UsageError } from
 export * from './anim/index.js';
 export * from './core/index.js';
 export * from './sequencer/index.js';
-export { referenceLocalToModel, referenceMix, referenceSample, referenceSampleMany, referenceSampleUnity, referenceBlend, evaluateUnityCurve, evaluateUnityStep, type ReferenceSampleManyOptions } from './reference/index.js';
+export { referenceLocalToModel, referenceMix, referenceSample, referenceSampleQuantized, referenceSampleMany, referenceSampleUnity, referenceBlend, evaluateUnityCurve, evaluateUnityStep, type ReferenceSampleManyOptions } from './reference/index.js';
 export * from './formats/nebula/index.js';
 export * from './formats/meteor/index.js';
 export * from './formats/aaf/index.js';

@@ -93,19 +93,25 @@ export class AnimClip {
     this.metadata = init.metadata ?? {};
   }
 
+  private storedKeys: number | undefined;
+
   /**
    * Number of stored keys over all curves (static curves count one; cubic keys one each, tangents
-   * included; unity curves their keys over all lanes).
+   * included; unity curves their keys over all lanes). Counted once: it stays readable after the
+   * key arrays are dropped (`dropKeys`).
    */
   get storedKeyCount(): number {
-    let n = 0;
-    for (const c of this.curves) {
-      if (c.keys.encoding === 'uniform') n += this.keyCount;
-      else if (c.keys.encoding === 'keyed' || c.keys.encoding === 'cubic') n += c.keys.times.length;
-      else if (c.keys.encoding === 'unity') for (const l of c.keys.lanes) n += l.time.length;
-      else n += 1;
+    if (this.storedKeys === undefined) {
+      let n = 0;
+      for (const c of this.curves) {
+        if (c.keys.encoding === 'uniform') n += this.keyCount;
+        else if (c.keys.encoding === 'keyed' || c.keys.encoding === 'cubic') n += c.keys.times.length;
+        else if (c.keys.encoding === 'unity') for (const l of c.keys.lanes) n += l.time.length;
+        else n += 1;
+      }
+      this.storedKeys = n;
     }
-    return n;
+    return this.storedKeys;
   }
 }
 

@@ -26,3 +26,4 @@ export { withClosingKey } from './closing-key.js';
 export { bindJoints, JOINT_PROPERTIES, type JointBinding } from './joint-binding.js';
 export { parentsFirstOrder } from './joint-order.js';
 export { restValue } from './rest-value.js';
+export { dropKeys } from './dropped-keys.js';

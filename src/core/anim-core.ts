@@ -3,7 +3,7 @@ import { AnimcoreError } from '../errors.js';
 import type { KernelExports } from './kernel-exports.js';
 import { compileModule, packagedWasmUrl, resolveBuild, type WasmBuild, type WasmSource } from './load-module.js';
 import { AnimMixer } from './mixer.js';
-import { KernelRuntime } from './runtime.js';
+import { KernelRuntime, type LoadOptions } from './runtime.js';
 import { AnimSampleBuffer } from './sample-buffer.js';
 import { SampleManyJob, type SampleManyOptions } from './sample-many.js';
 import { AnimSampler } from './sampler.js';
@@ -62,13 +62,26 @@ export class AnimCore {
   }
 
   /**
-   * Copies the keys of every clip of `resource` into wasm memory (once; loading again is a no-op)
-   * and registers their release with `resource.dispose()`. Each curve's key encoding decides its
-   * kernel; a clip may mix uniform and keyed curves.
-   * @throws UsageError for clips whose key encodings cannot be sampled together (Unity curves beside others)
+   * Copies the keys of every clip of `resource` into wasm memory (once; loading again is a no-op,
+   * whatever the options) and registers their release with `resource.dispose()`. Each curve's key
+   * encoding decides its kernel; a clip may mix uniform and keyed curves. `options.compression`
+   * stores uniform T/R/S curves quantized within error bounds; `options.retainKeys: false` drops
+   * the JS key arrays afterwards (see `LoadOptions` for the trade-off).
+   * @throws UsageError for clips whose key encodings cannot be sampled together (Unity curves
+   *   beside others), compression bounds that are not finite numbers > 0, or clips whose keys were
+   *   dropped by an earlier `retainKeys: false` load
    */
-  load(resource: AnimResource): void {
-    this.runtime.load(resource);
+  load(resource: AnimResource, options: LoadOptions = {}): void {
+    this.runtime.load(resource, options);
+  }
+
+  /**
+   * How a loaded clip is stored: its encoding (`uniform`, `keyed`, `unity`, `quantized`, or
+   * `mixed` for a clip of several) and the wasm bytes of its blocks.
+   * @throws UsageError when the clip is not loaded in this core
+   */
+  loadedSize(clip: AnimClip): { encoding: string; bytes: number } {
+    return this.runtime.loadedSize(clip);
   }
 
   /** Whether `clip` is loaded in this core. */

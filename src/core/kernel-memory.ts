@@ -1,3 +1,4 @@
+import { AnimcoreError } from '../errors.js';
 import type { KernelExports } from './kernel-exports.js';
 
 /** `n` rounded up to a multiple of 16 (blocks and their arrays are 16-byte aligned for v128). */
@@ -18,6 +19,8 @@ export class KernelMemory {
   private i32View = new Int32Array(0);
   private u8View = new Uint8Array(0);
   private f64View = new Float64Array(0);
+  /** Bytes of each block `allocBlock` made, by pointer (for `blockBytes`). */
+  private readonly sizes = new Map<number, number>();
 
   constructor(readonly kernel: KernelExports) {}
 
@@ -65,7 +68,9 @@ export class KernelMemory {
 
   /**
    * Allocates one zero-filled block: `headerSize` bytes, then one 16-byte aligned array per entry
-   * of `arraySizes` (bytes). Returns the block pointer and each array's address.
+   * of `arraySizes` (bytes). Returns the block pointer and each array's address. Memory grows by
+   * the pages the block lacks, no more (assembly/memory.ts).
+   * @throws AnimcoreError when wasm memory cannot grow that far
    */
   allocBlock(headerSize: number, arraySizes: readonly number[]): { ptr: number; arrays: number[] } {
     let size = align16(headerSize);
@@ -75,10 +80,18 @@ export class KernelMemory {
       return at;
     });
     const ptr = this.kernel.alloc(size);
+    if (ptr === 0) throw new AnimcoreError(`wasm memory cannot grow by the ${size} bytes a block needs (it holds ${this.byteLength} bytes; wasm32 stops at 4 GiB)`);
+    this.sizes.set(ptr, size);
     return { ptr, arrays: offsets.map((o) => ptr + o) };
   }
 
+  /** Bytes of block `ptr` as `allocBlock` laid it out (header and aligned arrays). */
+  blockBytes(ptr: number): number {
+    return this.sizes.get(ptr) ?? 0;
+  }
+
   free(ptr: number): void {
+    this.sizes.delete(ptr);
     this.kernel.free(ptr);
   }
 }

@@ -1,9 +1,27 @@
-import type { AnimClip, AnimResource, SampleOptions } from '../anim/index.js';
+import { type AnimClip, type AnimResource, dropKeys, type SampleOptions } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { FLAG_RAW, FLAG_SLERP, FLAG_STEP } from '../../assembly/layout.js';
-import { type LoadedClip, writeClip } from './encodings/index.js';
+import { type CompressionOptions, type LoadedClip, writeClip } from './encodings/index.js';
 import type { KernelExports } from './kernel-exports.js';
 import { KernelMemory } from './kernel-memory.js';
+
+/** Options of `AnimCore.load`. */
+export interface LoadOptions {
+  /**
+   * Store the uniform translation, rotation and scale curves quantized (`quantized` encoding:
+   * 6 bytes per key instead of 16) within these error bounds (see `CompressionOptions`); curves
+   * that cannot keep a bound, and every other curve, stay as they are. Default: no compression.
+   */
+  compression?: CompressionOptions;
+  /**
+   * Keep the clips' JS key arrays once their keys are in wasm memory (default true). `false` drops
+   * them (`dropKeys`) so that they can be garbage-collected: the core still samples the clips,
+   * their rest values and key counts stay readable, but reading the keys — exporting, resampling
+   * or building three.js clips from the resource, loading it into another core or again after
+   * `dispose()` — throws a `UsageError`; open the file again for those.
+   */
+  retainKeys?: boolean;
+}
 
 /** A clip's block and the kernel flags for one way of sampling it. */
 export interface SamplingPlan {
@@ -31,16 +49,18 @@ export class KernelRuntime extends KernelMemory {
   }
 
   /**
-   * Copies the keys of every clip of `resource` into wasm memory (once; loading again is a no-op)
-   * and registers their release with `resource.dispose()`.
-   * @throws UsageError for clips whose key encodings cannot be sampled together
+   * Copies the keys of every clip of `resource` into wasm memory (once; loading again is a no-op,
+   * whatever the options) and registers their release with `resource.dispose()`; `options` as
+   * `LoadOptions`.
+   * @throws UsageError for clips whose key encodings cannot be sampled together, bad compression
+   *   bounds, or clips whose keys were dropped
    */
-  load(resource: AnimResource): void {
+  load(resource: AnimResource, options: LoadOptions = {}): void {
     const added: AnimClip[] = [];
     try {
       for (const clip of resource.clips) {
         if (this.clips.has(clip)) continue;
-        this.clips.set(clip, writeClip(this, clip));
+        this.clips.set(clip, writeClip(this, clip, options.compression));
         added.push(clip);
       }
     } catch (e) {
@@ -48,6 +68,13 @@ export class KernelRuntime extends KernelMemory {
       throw e;
     }
     if (added.length > 0) resource.onDispose(() => this.release(added));
+    if (options.retainKeys === false) for (const clip of resource.clips) dropKeys(clip);
+  }
+
+  /** The encoding and wasm bytes (every block) of a loaded clip. @throws UsageError when it is not loaded */
+  loadedSize(clip: AnimClip): { encoding: string; bytes: number } {
+    const loaded = this.loaded(clip);
+    return { encoding: loaded.name, bytes: loaded.blocks.reduce((sum, b) => sum + this.blockBytes(b), 0) };
   }
 
   private release(clips: readonly AnimClip[]): void {

@@ -3,6 +3,7 @@
 // public API re-exports the twins for users who want an oracle). Same semantics as assembly/,
 // float64 arithmetic.
 export { referenceSample } from './sample-clip.js';
+export { referenceSampleQuantized } from './quantized-clip.js';
 export { referenceMix } from './mix.js';
 export { uniformKeyPair, type UniformKeyPair } from './uniform-key.js';
 export { keyedKeyPair } from './keyed-key.js';

@@ -129,3 +129,59 @@ export const arbitraryMixedClip = fc.tuple(arbitraryUniformClip, arbitraryKeyedC
     postInfinity: u.postInfinity,
   });
 });
+
+/**
+ * Random rigs as the compressed encoding sees them: 1–6 joints of T/R/S uniform curves (T and S
+ * with w = 0, ranges from millimetres to kilometres; unit rotations moving a little or a lot per
+ * key, with q/−q flips between keys), some static or inactive curves and a Float curve beside them,
+ * 1–12 keys, random infinity and key duration.
+ */
+export const arbitraryRigClip = fc
+  .record({
+    joints: fc.integer({ min: 1, max: 6 }),
+    keyCount: fc.integer({ min: 1, max: 12 }),
+    keyDuration: fc.constantFrom(1 / 30, 0.1, 0.5),
+    pre: fc.constantFrom(InfinityType.Constant, InfinityType.Cycle),
+    post: fc.constantFrom(InfinityType.Constant, InfinityType.Cycle),
+    extra: fc.boolean(),
+  })
+  .chain((spec) => {
+    const n = spec.keyCount;
+    const vector = fc
+      .record({ scale: fc.constantFrom(1e-3, 1, 30, 1e4), offset: f(-50, 50), keys: fc.array(fc.tuple(f(-1, 1), f(-1, 1), f(-1, 1)), { minLength: n, maxLength: n }) })
+      .map(({ scale, offset, keys }) => Float32Array.from(keys.flatMap(([x, y, z]) => [offset + x * scale, offset + y * scale, z * scale, 0])));
+    const rotation = fc
+      .record({ start: quat, spread: fc.constantFrom(0.02, 0.3, 2), steps: fc.array(fc.tuple(f(-1, 1), f(-1, 1), f(-1, 1), fc.boolean()), { minLength: n, maxLength: n }) })
+      .map(({ start, spread, steps }) => {
+        let q = start;
+        return Float32Array.from(
+          steps.flatMap(([dx, dy, dz, flip]) => {
+            const next = [q[0]! + dx * spread, q[1]! + dy * spread, q[2]! + dz * spread, q[3]!];
+            const l = Math.hypot(...next);
+            q = next.map((c) => c / l);
+            return q.map((c) => (flip ? -c : c));
+          }),
+        );
+      });
+    const kind = fc.constantFrom('animated', 'animated', 'animated', 'static', 'inactive');
+    const joint = fc.tuple(vector, rotation, vector, kind, kind, kind);
+    return fc.tuple(fc.array(joint, { minLength: spec.joints, maxLength: spec.joints }), fc.array(f(-5, 5), { minLength: 4 * n, maxLength: 4 * n })).map(([joints, extra]) => {
+      const curves: AnimCurve[] = [];
+      joints.forEach(([t, r, s, kt, kr, ks], j) => {
+        for (const [curveType, values, k] of [
+          ['translation', t, kt],
+          ['rotation', r, kr],
+          ['scale', s, ks],
+        ] as const) {
+          curves.push({
+            curveType,
+            active: k !== 'inactive',
+            target: { joint: `j${j}`, property: curveType },
+            keys: k === 'static' ? { encoding: 'static', value: values.slice(0, 4) } : { encoding: 'uniform', values },
+          });
+        }
+      });
+      if (spec.extra) curves.push({ curveType: 'float', active: true, target: { joint: null, property: 'x' }, keys: { encoding: 'uniform', values: Float32Array.from(extra) } });
+      return new AnimClip({ name: 'random-rig', curves, keyCount: n, keyDuration: spec.keyDuration, preInfinity: spec.pre, postInfinity: spec.post });
+    });
+  });

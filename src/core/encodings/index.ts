@@ -4,20 +4,24 @@ import { CLIP_KEY_COUNT, KIND_MIXED, MIXED_BLOCK, MIXED_KIND, MIXED_RECORD_SIZE 
 import { clipLayout, isSlot, rotationsLast } from '../clip-layout.js';
 import type { KernelMemory } from '../kernel-memory.js';
 import { writeClipBlock } from './clip-block.js';
-import type { EncodingName, KeyEncoding } from './key-encoding.js';
+import type { EncodingContext, EncodingName, KeyEncoding } from './key-encoding.js';
 import { cubicEncoding } from './cubic.js';
 import { keyedEncoding } from './keyed.js';
+import { type CompressionOptions, quantizeClip } from './quantize.js';
+import { quantizedEncoding } from './quantized.js';
 import { uniformEncoding } from './uniform.js';
 import { unityEncoding } from './unity.js';
 
-export type { EncodingName, KeyEncoding } from './key-encoding.js';
+export type { EncodingContext, EncodingName, KeyEncoding } from './key-encoding.js';
+export { type CompressionOptions, DEFAULT_COMPRESSION_TOLERANCE, quantizeClip, type QuantizedCurve } from './quantize.js';
 
-/** Every key encoding the core samples, by `CurveKeys.encoding`: the one table. */
+/** Every key encoding the core samples, by `CurveKeys.encoding` (and `quantized`, chosen at load): the one table. */
 export const KEY_ENCODINGS: Readonly<Record<EncodingName, KeyEncoding>> = {
   uniform: uniformEncoding,
   keyed: keyedEncoding,
   unity: unityEncoding,
   cubic: cubicEncoding,
+  quantized: quantizedEncoding,
 };
 
 /** A clip copied into wasm memory: the kernel kind and block that sample it, and what to free. */
@@ -35,17 +39,21 @@ export interface LoadedClip {
 
 /**
  * Copies `clip` into wasm memory: its animated curves' encoding (looked up in `KEY_ENCODINGS`)
- * writes the block. A clip whose curves use several clip-header encodings gets one block per
- * encoding (its slots only) under a KIND_MIXED header holding the shared tables; a clip of static
- * curves only is a uniform block without slots. The clip is not modified.
- * @throws UsageError when a clip mixes an encoding without the clip header (Unity curves) with others
+ * writes the block; with `compression`, the uniform T/R/S curves that `quantizeClip` holds within
+ * its bounds are `quantized` instead. A clip whose curves use several clip-header encodings gets
+ * one block per encoding (its slots only) under a KIND_MIXED header holding the shared tables; a
+ * clip of static curves only is a uniform block without slots. The clip is not modified.
+ * @throws UsageError when a clip mixes an encoding without the clip header (Unity curves) with
+ *   others, or for compression bounds that are not finite numbers > 0
  */
-export function writeClip(memory: KernelMemory, clip: AnimClip): LoadedClip {
-  const used = [...new Set(clip.curves.flatMap((c) => (c.keys.encoding === 'static' ? [] : [c.keys.encoding])))].map((e) => KEY_ENCODINGS[e]);
+export function writeClip(memory: KernelMemory, clip: AnimClip, compression?: CompressionOptions): LoadedClip {
+  const context: EncodingContext = { quantized: compression ? quantizeClip(clip, compression) : null };
+  const encodingOf = (i: number): EncodingName | 'static' => (context.quantized?.[i] ? 'quantized' : clip.curves[i]!.keys.encoding);
+  const used = [...new Set(clip.curves.flatMap((_, i) => (encodingOf(i) === 'static' ? [] : [encodingOf(i) as EncodingName])))].map((e) => KEY_ENCODINGS[e]);
   const layout = clipLayout(clip);
   if (used.length <= 1) {
     const encoding = used[0] ?? uniformEncoding;
-    const ptr = encoding.write(memory, clip, layout);
+    const ptr = encoding.write(memory, clip, layout, context);
     return { kind: encoding.kind, name: encoding.name, ptr, blocks: [ptr], raw: used.length === 0 || encoding.raw };
   }
   const foreign = used.find((e) => !e.clipHeader);
@@ -56,8 +64,8 @@ export function writeClip(memory: KernelMemory, clip: AnimClip): LoadedClip {
   const blocks: number[] = [];
   try {
     const parts = used.map((encoding) => {
-      const { order, linearCount } = rotationsLast(types, (i) => isSlot(clip, i) && clip.curves[i]!.keys.encoding === encoding.name);
-      const ptr = encoding.write(memory, clip, { slots: order, linearCount, constant: [], velocity: [] });
+      const { order, linearCount } = rotationsLast(types, (i) => isSlot(clip, i) && encodingOf(i) === encoding.name);
+      const ptr = encoding.write(memory, clip, { slots: order, linearCount, constant: [], velocity: [] }, context);
       blocks.push(ptr);
       return { kind: encoding.kind, ptr };
     });

@@ -1,9 +1,19 @@
 import type { AnimClip, CurveKeys } from '../../anim/index.js';
 import type { ClipLayout } from '../clip-layout.js';
 import type { KernelMemory } from '../kernel-memory.js';
+import type { QuantizedCurve } from './quantize.js';
 
-/** The key encodings a kernel samples (every `CurveKeys.encoding` but `static`). */
-export type EncodingName = Exclude<CurveKeys['encoding'], 'static'>;
+/**
+ * The key encodings a kernel samples: every `CurveKeys.encoding` but `static`, and `quantized`,
+ * which the core chooses at load (`compression`) for uniform curves.
+ */
+export type EncodingName = Exclude<CurveKeys['encoding'], 'static'> | 'quantized';
+
+/** What a load decided beyond the clip itself. */
+export interface EncodingContext {
+  /** Per curve, its quantized keys when the load compresses it (`quantizeClip`), else null; null without `compression`. */
+  readonly quantized: readonly (QuantizedCurve | null)[] | null;
+}
 
 /**
  * One key encoding as the core sees it: how its curves go into wasm memory and which kernel
@@ -29,5 +39,5 @@ export interface KeyEncoding {
    * whole clip and ignore `layout`. The clip is not modified.
    * @throws UsageError when the clip holds curves the encoding cannot write
    */
-  write(memory: KernelMemory, clip: AnimClip, layout: ClipLayout): number;
+  write(memory: KernelMemory, clip: AnimClip, layout: ClipLayout, context: EncodingContext): number;
 }

@@ -26,7 +26,13 @@ export const uniformEncoding: KeyEncoding = {
     layout.slots.forEach((curveIndex, j) => {
       const curve = clip.curves[curveIndex]!;
       const src = withClosingKey((curve.keys as UniformKeys).values, n, curve.curveType === 'rotation');
-      for (let k = 0; k <= n; k++) f32.set(src.subarray(4 * k, 4 * k + 4), (keys >>> 2) + 4 * (k * S + j));
+      // Element copies: a subarray per key made loading a 64-joint, 300-key clip take ~27 ms.
+      for (let k = 0, at = (keys >>> 2) + 4 * j; k <= n; k++, at += 4 * S) {
+        f32[at] = src[4 * k]!;
+        f32[at + 1] = src[4 * k + 1]!;
+        f32[at + 2] = src[4 * k + 2]!;
+        f32[at + 3] = src[4 * k + 3]!;
+      }
     });
     return ptr;
   },

@@ -1,0 +1,182 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AnimClip, AnimResource, type CurveType, restValue, type SampleOptions } from '../../src/anim/index.js';
+import type { AnimCore, CompressionOptions } from '../../src/core/index.js';
+import { quantizeClip } from '../../src/core/encodings/index.js';
+import { UsageError } from '../../src/errors.js';
+import { referenceSample, referenceSampleQuantized } from '../../src/reference/index.js';
+import { expectCloseRelative, sampleArrays } from '../helpers/compare.js';
+import { BUILDS, createCore } from '../helpers/core.js';
+import { arbitraryRigClip } from '../helpers/random-clip.js';
+import { makeRig } from '../helpers/rig.js';
+
+const time = fc.double({ min: -3, max: 8, noNaN: true });
+const bound = fc.constantFrom(1e-5, 1e-4, 1e-3, 0.05);
+const compression = fc.record({ translation: bound, rotation: bound, scale: bound });
+const sampleOptions = fc.record({
+  rotation: fc.constantFrom('nlerp', 'slerp') as fc.Arbitrary<'nlerp' | 'slerp'>,
+  sampleType: fc.constantFrom('linear', 'step') as fc.Arbitrary<'linear' | 'step'>,
+});
+
+/** Per curve, the largest magnitude among its keys (at least 1): the scale of its f32 rounding. */
+function keyMagnitudes(clip: AnimClip): number[] {
+  return clip.curves.map((c) => Math.max(1, ...Array.from(restValue(c.keys)).map(Math.abs), ...(c.keys.encoding === 'uniform' ? Array.from(c.keys.values).map(Math.abs) : [])));
+}
+
+/** Throws unless each curve's sample is within 1e-5 × its key magnitude of the twin's. */
+function expectCloseToTwin(clip: AnimClip, actual: Float32Array, expected: Float32Array): void {
+  keyMagnitudes(clip).forEach((m, i) => {
+    for (let k = 4 * i; k < 4 * i + 4; k++) {
+      if (!(Math.abs(actual[k]! - expected[k]!) <= 1e-5 * m)) throw new Error(`curve ${i}: wasm ${actual.subarray(4 * i, 4 * i + 4)} vs twin ${expected.subarray(4 * i, 4 * i + 4)}`);
+    }
+  });
+}
+
+/** The bound of curve type `type` (T, R, S only are compressed). */
+function boundOf(c: Required<CompressionOptions>, type: CurveType): number {
+  return type === 'rotation' ? c.rotation : type === 'scale' ? c.scale : c.translation;
+}
+
+describe.each(BUILDS)('quantized encoding, %s build', (build) => {
+  let core: AnimCore;
+  beforeAll(async () => {
+    core = await createCore(build);
+  });
+
+  it('samples random compressed rigs like its twin (nlerp, slerp, step)', () => {
+    let compressed = 0;
+    fc.assert(
+      fc.property(arbitraryRigClip, compression, fc.array(time, { minLength: 1, maxLength: 6 }), sampleOptions, (clip, bounds, times, options) => {
+        const resource = new AnimResource({ format: 'test', clips: [clip] });
+        core.load(resource, { compression: bounds });
+        compressed += quantizeClip(clip, bounds).filter((q) => q !== null).length;
+        const buf = core.createSampleBuffer(clip);
+        const twin = sampleArrays(clip.curves.length);
+        try {
+          for (const t of times) {
+            core.sampler.sample(clip, t, buf, options);
+            referenceSampleQuantized(clip, bounds, t, twin, options);
+            expect(Array.from(buf.counts)).toEqual(Array.from(twin.counts));
+            expectCloseToTwin(clip, buf.samples, twin.samples);
+          }
+        } finally {
+          buf.dispose();
+          resource.dispose();
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    // The property exercised the quantized kernel, not only the float fallback.
+    expect(compressed).toBeGreaterThan(1000);
+  });
+
+  it('stays within the compression bounds of the float keys at every time (the error bound)', () => {
+    fc.assert(
+      fc.property(arbitraryRigClip, compression, fc.array(time, { minLength: 1, maxLength: 8 }), sampleOptions, (clip, bounds, times, options: SampleOptions) => {
+        const resource = new AnimResource({ format: 'test', clips: [clip] });
+        core.load(resource, { compression: bounds });
+        const buf = core.createSampleBuffer(clip);
+        const float = sampleArrays(clip.curves.length);
+        // f32 rounding of the float path itself (the reference is float64), relative to the keys' size.
+        const slack = keyMagnitudes(clip).map((m) => 4e-6 * m);
+        try {
+          for (const t of times) {
+            core.sampler.sample(clip, t, buf, options);
+            referenceSample(clip, t, float, options);
+            clip.curves.forEach((c, i) => {
+              const v = Array.from(buf.samples.subarray(4 * i, 4 * i + 4));
+              const f = Array.from(float.samples.subarray(4 * i, 4 * i + 4));
+              const limit = (c.curveType === 'rotation' || c.curveType === 'translation' || c.curveType === 'scale' ? boundOf(bounds, c.curveType) : 0) + slack[i]!;
+              // Rotations are compared as rotations (q and −q); step returns stored, unnormalised keys.
+              const err = (s: number) => Math.max(...v.map((x, k) => Math.abs(x - s * f[k]!)));
+              const error = c.curveType === 'rotation' ? Math.min(err(1), err(-1)) : err(1);
+              if (error > limit) throw new Error(`t ${t} curve ${i} (${c.curveType}): error ${error} > ${limit}: ${v} vs ${f}`);
+            });
+          }
+        } finally {
+          buf.dispose();
+          resource.dispose();
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('stores a 64-joint rig of 300 keys in about 6 bytes per T/R/S key, a third of the float block', () => {
+    const clip = makeRig(64, 300, 1);
+    const copy = makeRig(64, 300, 1);
+    const resource = new AnimResource({ format: 'test', clips: [clip, copy] });
+    core.load(new AnimResource({ format: 'test', clips: [clip] }), { compression: { translation: 1e-4, rotation: 1e-4, scale: 1e-4 } });
+    core.load(new AnimResource({ format: 'test', clips: [copy] }));
+    const quantized = core.loadedSize(clip);
+    const float = core.loadedSize(copy);
+    expect(quantized.encoding).toBe('quantized');
+    expect(float.encoding).toBe('uniform');
+    const keys = 192 * 300;
+    expect(quantized.bytes / keys).toBeLessThan(6.1);
+    expect(quantized.bytes / keys).toBeGreaterThanOrEqual(6);
+    expect(quantized.bytes / float.bytes).toBeLessThan(0.38);
+    resource.dispose();
+  });
+
+  it('keeps curves float that 16-bit codes cannot hold within their bound, beside the quantized ones', () => {
+    const rig = makeRig(2, 10, 3);
+    // A translation over 10 km at 1e-4: 16 bits give steps of 0.15 m.
+    const far = rig.curves.map((c, i) => (i === 0 ? { ...c, keys: { encoding: 'uniform' as const, values: (c.keys as { values: Float32Array }).values.map((v, k) => (k % 4 === 3 ? 0 : v * 1e4)) } } : c));
+    const clip = new AnimClip({ name: 'far', curves: far, keyCount: 10, keyDuration: 0.1 });
+    const bounds = { translation: 1e-4 };
+    expect(quantizeClip(clip, bounds).map((q) => q !== null)).toEqual([false, true, true, true, true, true]);
+    const resource = new AnimResource({ format: 'test', clips: [clip] });
+    core.load(resource, { compression: bounds });
+    expect(core.loadedSize(clip).encoding).toBe('mixed');
+    const buf = core.createSampleBuffer(clip);
+    const twin = sampleArrays(clip.curves.length);
+    core.sampler.sample(clip, 0.37, buf);
+    referenceSampleQuantized(clip, bounds, 0.37, twin);
+    expectCloseToTwin(clip, buf.samples, twin.samples);
+    resource.dispose();
+  });
+
+  it('refuses compression bounds that are not finite numbers > 0, loading nothing', () => {
+    const clip = makeRig(1, 4, 1);
+    const resource = new AnimResource({ format: 'test', clips: [clip] });
+    for (const bad of [0, -1, Number.NaN, Infinity]) {
+      expect(() => core.load(resource, { compression: { rotation: bad } })).toThrow(UsageError);
+      expect(() => core.load(resource, { compression: { rotation: bad } })).toThrow(/compression.rotation must be a finite number > 0/);
+    }
+    expect(core.isLoaded(clip)).toBe(false);
+  });
+});
+
+describe('retainKeys: false', () => {
+  let core: AnimCore;
+  beforeAll(async () => {
+    core = await createCore('simd');
+  });
+
+  it('drops the JS key arrays: sampling goes on, reading the keys throws a UsageError naming the clip', async () => {
+    const clip = makeRig(3, 20, 5);
+    const twin = makeRig(3, 20, 5);
+    const resource = new AnimResource({ format: 'test', clips: [clip] });
+    const rests = clip.curves.map((c) => restValue(c.keys));
+    const keyCount = clip.storedKeyCount;
+    core.load(resource, { retainKeys: false });
+    expect(() => (clip.curves[0]!.keys as { values: Float32Array }).values).toThrow(UsageError);
+    expect(() => (clip.curves[1]!.keys as { values: Float32Array }).values).toThrow(/clip "rig" curve 1: its keys were dropped when its resource was loaded with retainKeys: false/);
+    expect(clip.curves.map((c) => restValue(c.keys))).toEqual(rests);
+    expect(clip.storedKeyCount).toBe(keyCount);
+
+    const buf = core.createSampleBuffer(clip);
+    const ref = sampleArrays(clip.curves.length);
+    core.sampler.sample(clip, 0.3, buf);
+    referenceSample(twin, 0.3, ref);
+    expectCloseRelative(buf.samples, ref.samples);
+
+    const other = await createCore('scalar');
+    expect(() => other.load(resource)).toThrow(UsageError);
+    const { toGltfDocument } = await import('../../src/index.js');
+    expect(() => toGltfDocument(core, resource)).toThrow(UsageError);
+    resource.dispose();
+    expect(() => core.load(resource)).toThrow(/retainKeys: false/);
+  });
+});
