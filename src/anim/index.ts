@@ -26,3 +26,5 @@ export { withClosingKey } from './closing-key.js';
 export { bindJoints, JOINT_PROPERTIES, type JointBinding } from './joint-binding.js';
 export { parentsFirstOrder } from './joint-order.js';
 export { restValue } from './rest-value.js';
+export type { ReduceTrack, ReducedTrack } from './reduce-track.js';
+export { axesText, type SourceAxes, Y_UP_RIGHT_HANDED } from './axes.js';

@@ -1,7 +1,9 @@
 import { type Accessor, type Buffer, Document, type Node, WebIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import type { AnimClip, AnimCurve, AnimResource } from '../anim/index.js';
+import { type AnimClip, type AnimCurve, type AnimResource, axesText } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
+import { UsageError } from '../errors.js';
+import { type ExportAxisOptions, axisConversion, convertResource, isIdentity } from './axis-conversion.js';
 import { type CurveTrack, curveTrack } from './curve-track.js';
 import { exportClip } from './export-clip.js';
 import { isNodeProperty, jointNodes, type JointNodes } from './joint-nodes.js';
@@ -12,7 +14,7 @@ import { boolTrack } from './bool-track.js';
 import type { ExportCounts } from './export-counts.js';
 
 /** Options of `toGltfDocument`. */
-export interface GltfExportOptions {
+export interface GltfExportOptions extends ExportAxisOptions {
   /**
    * Keys per second of every exported clip (`resample`); default: each clip's own key times
    * (Unity-curve clips at `UNITY_EXPORT_FPS`).
@@ -24,7 +26,8 @@ export interface GltfExportOptions {
    * The glTF document `resource` was read from (`gltfSourceDocument`). Its animations are replaced
    * by the exported clips, driving its nodes by skeleton index, and everything else (nodes,
    * meshes, skins, materials, textures, extensions) is kept; its buffers are merged into one.
-   * The document is modified and returned.
+   * The document is modified and returned. It is in glTF's space already, so `up` and `scale`
+   * must leave the axes as they are.
    */
   source?: Document;
 }
@@ -41,6 +44,9 @@ export interface GltfExport {
 
 /**
  * Builds the glTF 2.0 document of `resource` (through `@gltf-transform/core`):
+ * - space: glTF's Y-up, right-handed (glTF 2.0 §3.4) unless `up` says otherwise, lengths times
+ *   `scale` (`convertResource` from `resource.axes`); `asset.extras.animcore` records `up`, the
+ *   source's axes and `scale`;
  * - nodes: the skeleton as a node hierarchy with its rest pose, plus a root-level node per other
  *   curve joint (`jointNodes`); node names are joint names;
  * - meshes: rigid `meshes` on child nodes of their joints, `skins` as glTF skins over the skeleton;
@@ -55,11 +61,17 @@ export interface GltfExport {
  *   per node, when they share their key times.
  * With `options.source`, the source document with its animations replaced instead.
  * `resource` is loaded into `core` when a clip must be resampled.
- * @throws UsageError for an `fps` that is not a finite number > 0
+ * @throws UsageError for an `fps` that is not a finite number > 0, `up` or `scale` that would
+ *   convert a `source` document, and as `convertResource`
  */
-export function toGltfDocument(core: AnimCore, resource: AnimResource, options: GltfExportOptions = {}): GltfExport {
+export function toGltfDocument(core: AnimCore, input: AnimResource, options: GltfExportOptions = {}): GltfExport {
+  if (options.source && !isIdentity(axisConversion(input.axes, options))) {
+    throw new UsageError('a glTF source document is written in its own axes: up and scale cannot change it (export without source to convert)');
+  }
+  const resource = convertResource(input, options);
   const clips = resource.clips.map((c) => exportClip(core, c, options.fps));
   const { document, buffer, nodes } = options.source ? withoutAnimations(options.source, resource) : newDocument(resource, clips);
+  document.getRoot().getAsset().extras = { ...(document.getRoot().getAsset().extras as Record<string, unknown> | undefined), animcore: { up: options.up ?? 'y', sourceAxes: axesText(input.axes), scale: options.scale ?? 1 } };
   const counts: ExportCounts = { clips: clips.length, keysIn: 0, keysOut: 0 };
   const skipped = new Map<string, number>();
   const empty: string[] = [];

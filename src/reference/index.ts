@@ -20,3 +20,4 @@ export {
   UNITY_DEFAULT_WEIGHT,
 } from './unity-curve.js';
 export { referenceBlend } from './blend.js';
+export { referenceReduceKeys } from './reduce-keys.js';
