@@ -71,7 +71,7 @@ export function infoText(info: InfoJson): string {
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   const lines = [`${info.file}: ${info.format}${facts ? ` (${facts})` : ''}`];
-  lines.push(`  axes: ${axesText(info.axes)} (${info.axes.basis})`);
+  lines.push(`  axes: ${axesText(info.axes)} — ${info.axes.basis}`);
   lines.push(`  skeleton: ${info.skeleton ? `${info.skeleton.joints.length} joints` : 'none'}`);
   const rows = [['clip', 'duration (s)', 'curves', 'keys', 'infinity', 'events']];
   for (const c of info.clips) {
