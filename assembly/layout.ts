@@ -188,7 +188,7 @@ export const LAYER_ADDITIVE = 1;
 export const REDUCE_KEY_COUNT = 0; // u32 keys n ≥ 1
 export const REDUCE_FLAGS = 4; // u32 REDUCE_ROTATION | REDUCE_STEP
 export const REDUCE_TIMES = 8; // ptr: f32 seconds per key, strictly increasing
-export const REDUCE_VALUES = 12; // ptr: float4 per key (rotations unit, each in its predecessor's hemisphere)
+export const REDUCE_VALUES = 12; // ptr: float4 per key (rotations unit quaternions, either sign)
 export const REDUCE_KEPT = 16; // ptr: u32 per key, written: indices of the kept keys
 export const REDUCE_KEPT_COUNT = 20; // u32, written
 export const REDUCE_TOLERANCE = 24; // f64: a distance, or for rotations an angle in radians
@@ -199,3 +199,5 @@ export const REDUCE_RECORD_SIZE = 48;
 export const REDUCE_ROTATION = 1;
 /** Keys held (glTF STEP), not interpolated. */
 export const REDUCE_STEP = 2;
+/** Same times and kept keys as the record before it (a group, e.g. one node's morph weights): spans pass for every member. */
+export const REDUCE_WITH_PREVIOUS = 4;

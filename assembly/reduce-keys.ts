@@ -20,6 +20,7 @@ import {
   REDUCE_TIMES,
   REDUCE_TOLERANCE,
   REDUCE_VALUES,
+  REDUCE_WITH_PREVIOUS,
 } from './layout';
 
 /** 1 − cos below which a slerp is a normalised lerp (twin: SLERP_LINEAR_BELOW). */
@@ -182,70 +183,124 @@ function span(rec: usize, a: u32, b: u32, limit: f64): f64 {
   return rotation ? slerpSpan(times, values, a, b, limit) : lerpSpan(times, values, a, b, limit);
 }
 
-/** Reduces the curve of one record: writes its kept indices, their count and its largest error. */
-function reduceCurve(rec: usize): void {
-  const n = load<u32>(rec, REDUCE_KEY_COUNT);
+/** Rotation scratch and the squared limit of one record; returns its largest squared distance from key 0 (Infinity for a rotation turning 180° or more). */
+function prepare(rec: usize, n: u32): f64 {
   const rotation = (load<u32>(rec, REDUCE_FLAGS) & REDUCE_ROTATION) != 0;
   const values = load<usize>(rec, REDUCE_VALUES);
-  const kept = load<usize>(rec, REDUCE_KEPT);
+  const limit = limitOf(rec);
+  let constant: f64 = 0;
+  if (rotation) {
+    const path = load<usize>(rec, REDUCE_PATH);
+    store<f64>(path, 0);
+    for (let k: u32 = 1; k < n; k++) {
+      const at = path + (<usize>k << 3);
+      store<f64>(at, load<f64>(at - 8) + angleOfChord(Math.sqrt(keyDistance2(values, k, k - 1, true))));
+    }
+    if (load<f64>(path + (<usize>(n - 1) << 3)) >= Math.PI) constant = Infinity;
+  }
+  for (let k: u32 = 1; k < n && constant <= limit; k++) constant = max(constant, keyDistance2(values, k, 0, rotation));
+  return constant;
+}
+
+/** The record's limit, compared with squares: distance², or for rotations the chord² of its angle. */
+function limitOf(rec: usize): f64 {
   const tolerance = load<f64>(rec, REDUCE_TOLERANCE);
-  const bound = rotation ? chordOfAngle(tolerance) : tolerance;
-  const limit = bound * bound;
+  const bound = (load<u32>(rec, REDUCE_FLAGS) & REDUCE_ROTATION) != 0 ? chordOfAngle(tolerance) : tolerance;
+  return bound * bound;
+}
+
+/** The error a squared distance (or chord) of the record stands for. */
+function errorOf(rec: usize, d2: f64): f64 {
+  return (load<u32>(rec, REDUCE_FLAGS) & REDUCE_ROTATION) != 0 ? angleOfChord(Math.sqrt(d2)) : Math.sqrt(d2);
+}
+
+/** Largest squared error of the span a → b over the group's members, or −1 when one does not pass. */
+function groupSpan(first: usize, size: u32, a: u32, b: u32): f64 {
+  let worst: f64 = 0;
+  for (let i: u32 = 0; i < size; i++) {
+    const rec = first + <usize>i * REDUCE_RECORD_SIZE;
+    const e = span(rec, a, b, limitOf(rec));
+    if (e < 0) return -1;
+    worst = max(worst, e);
+  }
+  return worst;
+}
+
+/** Reduces one group of `size` records (1 for a curve alone): writes each its kept indices, their count and its largest error. */
+function reduceGroup(first: usize, size: u32): void {
+  const n = load<u32>(first, REDUCE_KEY_COUNT);
+  const kept = load<usize>(first, REDUCE_KEPT);
   store<u32>(kept, 0);
   let count: u32 = 1;
   let worst: f64 = 0;
+  let constant = true;
   if (n > 1) {
-    let constant: f64 = 0;
-    if (rotation) {
-      const path = load<usize>(rec, REDUCE_PATH);
-      store<f64>(path, 0);
-      for (let k: u32 = 1; k < n; k++) {
-        const at = path + (<usize>k << 3);
-        store<f64>(at, load<f64>(at - 8) + angleOfChord(Math.sqrt(keyDistance2(values, k, k - 1, true))));
-      }
-      if (load<f64>(path + (<usize>(n - 1) << 3)) >= Math.PI) constant = Infinity;
-    }
-    for (let k: u32 = 1; k < n && constant <= limit; k++) constant = max(constant, keyDistance2(values, k, 0, rotation));
-    if (constant <= limit) {
-      worst = constant;
-    } else {
-      let a: u32 = 0;
-      while (a < n - 1) {
-        let good = a + 1;
-        let goodError: f64 = 0;
-        let bad = n;
-        for (let len: u32 = 2; ; len <<= 1) {
-          const b = min(a + len, n - 1);
-          if (b <= good) break;
-          const e = span(rec, a, b, limit);
-          if (e < 0) {
-            bad = b;
-            break;
-          }
-          good = b;
-          goodError = e;
-        }
-        while (bad - good > 1) {
-          const mid = (good + bad) >>> 1;
-          const e = span(rec, a, mid, limit);
-          if (e < 0) bad = mid;
-          else {
-            good = mid;
-            goodError = e;
-          }
-        }
-        store<u32>(kept + (<usize>count << 2), good);
-        count++;
-        worst = max(worst, goodError);
-        a = good;
-      }
+    for (let i: u32 = 0; i < size; i++) {
+      const rec = first + <usize>i * REDUCE_RECORD_SIZE;
+      const c = prepare(rec, n);
+      if (!(c <= limitOf(rec))) constant = false;
+      store<f64>(rec, c, REDUCE_ERROR); // each member's error if the group collapses to key 0
     }
   }
-  store<u32>(rec, count, REDUCE_KEPT_COUNT);
-  store<f64>(rec, rotation ? angleOfChord(Math.sqrt(worst)) : Math.sqrt(worst), REDUCE_ERROR);
+  if (n > 1 && !constant) {
+    let a: u32 = 0;
+    while (a < n - 1) {
+      let good = a + 1;
+      let goodError: f64 = 0;
+      let bad = n;
+      for (let len: u32 = 2; ; len <<= 1) {
+        const b = min(a + len, n - 1);
+        if (b <= good) break;
+        const e = groupSpan(first, size, a, b);
+        if (e < 0) {
+          bad = b;
+          break;
+        }
+        good = b;
+        goodError = e;
+      }
+      while (bad - good > 1) {
+        const mid = (good + bad) >>> 1;
+        const e = groupSpan(first, size, a, mid);
+        if (e < 0) bad = mid;
+        else {
+          good = mid;
+          goodError = e;
+        }
+      }
+      store<u32>(kept + (<usize>count << 2), good);
+      count++;
+      worst = max(worst, goodError);
+      a = good;
+    }
+  }
+  for (let i: u32 = 0; i < size; i++) {
+    const rec = first + <usize>i * REDUCE_RECORD_SIZE;
+    store<u32>(rec, count, REDUCE_KEPT_COUNT);
+    if (i > 0) memory.copy(load<usize>(rec, REDUCE_KEPT), kept, <usize>count << 2);
+    if (n <= 1) {
+      store<f64>(rec, 0, REDUCE_ERROR);
+    } else if (!constant) {
+      let e = worst;
+      if (size > 1) {
+        // Each member's own largest error over the kept spans (every one passes).
+        e = 0;
+        for (let j: u32 = 1; j < count; j++) e = max(e, span(rec, load<u32>(kept + (<usize>(j - 1) << 2)), load<u32>(kept + (<usize>j << 2)), limitOf(rec)));
+      }
+      store<f64>(rec, errorOf(rec, e), REDUCE_ERROR);
+    } else {
+      store<f64>(rec, errorOf(rec, load<f64>(rec, REDUCE_ERROR)), REDUCE_ERROR);
+    }
+  }
 }
 
-/** Reduces the curves of `count` REDUCE_* records at `records`. */
+/** Reduces the curves of `count` REDUCE_* records at `records`, a group at a time. */
 export function reduceKeys(records: usize, count: u32): void {
-  for (let i: u32 = 0; i < count; i++) reduceCurve(records + <usize>i * REDUCE_RECORD_SIZE);
+  let i: u32 = 0;
+  while (i < count) {
+    let j = i + 1;
+    while (j < count && (load<u32>(records + <usize>j * REDUCE_RECORD_SIZE, REDUCE_FLAGS) & REDUCE_WITH_PREVIOUS) != 0) j++;
+    reduceGroup(records + <usize>i * REDUCE_RECORD_SIZE, j - i);
+    i = j;
+  }
 }

@@ -2,7 +2,7 @@
 export interface ReduceTrack {
   /** Seconds, finite and strictly increasing, at least one. */
   readonly times: Float32Array;
-  /** `4 × times.length` floats; rotations unit quaternions x y z w, each in its predecessor's hemisphere. */
+  /** `4 × times.length` floats; rotations unit quaternions x y z w (either sign: interpolation takes the shorter arc per key pair). */
   readonly values: Float32Array;
   /** Quaternions: slerped (glTF LINEAR) and compared by rotation angle. */
   readonly rotation: boolean;
@@ -10,6 +10,11 @@ export interface ReduceTrack {
   readonly step: boolean;
   /** Largest error allowed, ≥ 0: a distance in the values' units (Euclidean over x y z w), or for rotations an angle in radians. */
   readonly tolerance: number;
+  /**
+   * Keeps the same keys as the track before it (a group, such as the morph target weights of one
+   * glTF sampler): every member's spans must pass. The times must equal the previous track's.
+   */
+  readonly withPrevious?: boolean;
 }
 
 /** What keyframe reduction keeps of one `ReduceTrack`. */

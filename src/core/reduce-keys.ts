@@ -11,13 +11,20 @@ import {
   REDUCE_TIMES,
   REDUCE_TOLERANCE,
   REDUCE_VALUES,
+  REDUCE_WITH_PREVIOUS,
 } from '../../assembly/layout.js';
 import type { ReduceTrack, ReducedTrack } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import type { RuntimeOwner } from './runtime.js';
 
-function check(track: ReduceTrack, i: number): void {
+function check(track: ReduceTrack, i: number, tracks: readonly ReduceTrack[]): void {
   const n = track.times.length;
+  if (track.withPrevious) {
+    const previous = tracks[i - 1]?.times;
+    if (!previous || previous.length !== n || previous.some((t, k) => t !== track.times[k])) {
+      throw new UsageError(`reduceKeys: track ${i} goes with the previous track but ${previous ? 'their times differ' : 'is the first'}`);
+    }
+  }
   if (n < 1 || track.values.length !== 4 * n) throw new UsageError(`reduceKeys: track ${i} has ${n} times and ${track.values.length} floats; need ≥ 1 key and 4 floats per key`);
   if (!(track.tolerance >= 0) || !Number.isFinite(track.tolerance)) throw new UsageError(`reduceKeys: track ${i}: tolerance must be a finite number ≥ 0, got ${track.tolerance}`);
   for (let k = 0; k < n; k++) {
@@ -25,6 +32,8 @@ function check(track: ReduceTrack, i: number): void {
       throw new UsageError(`reduceKeys: track ${i}: time ${k} (${track.times[k]}) is not finite or does not increase`);
     }
   }
+  const bad = track.values.findIndex((v) => !Number.isFinite(v));
+  if (bad >= 0) throw new UsageError(`reduceKeys: track ${i}: value ${bad >> 2} is not finite (${track.values[bad]})`);
 }
 
 /**
@@ -34,9 +43,12 @@ function check(track: ReduceTrack, i: number): void {
  * key for `step`) reproduces every source key, and for rotations every midpoint between source
  * keys, within the track's tolerance. First and last keys stay exact; a track within tolerance of
  * its first key keeps it alone; a rotation span (or a collapse to one key) never turns 180° or
- * more along the source (glTF-Transform issue #501). `tracks` are not modified.
+ * more along the source (glTF-Transform issue #501). Tracks `withPrevious` share the kept keys of
+ * the track before them (a group: every member's spans must pass). `tracks` are not modified.
  * @throws UsageError for a track with no keys, a values length other than 4 × keys, times that
- *   are not finite or do not increase, or a tolerance that is not a finite number ≥ 0
+ *   are not finite or do not increase, values that are not finite, a tolerance that is not a
+ *   finite number ≥ 0, or a track
+ *   `withPrevious` whose times differ from the previous track's
  */
 export function reduceKeys(core: RuntimeOwner, tracks: readonly ReduceTrack[]): ReducedTrack[] {
   tracks.forEach(check);
@@ -55,7 +67,7 @@ export function reduceKeys(core: RuntimeOwner, tracks: readonly ReduceTrack[]): 
       runtime.f32.set(t.values, values >>> 2);
       const u32 = runtime.u32;
       u32[(rec + REDUCE_KEY_COUNT) >>> 2] = t.times.length;
-      u32[(rec + REDUCE_FLAGS) >>> 2] = (t.rotation ? REDUCE_ROTATION : 0) | (t.step ? REDUCE_STEP : 0);
+      u32[(rec + REDUCE_FLAGS) >>> 2] = (t.rotation ? REDUCE_ROTATION : 0) | (t.step ? REDUCE_STEP : 0) | (t.withPrevious ? REDUCE_WITH_PREVIOUS : 0);
       u32[(rec + REDUCE_TIMES) >>> 2] = times;
       u32[(rec + REDUCE_VALUES) >>> 2] = values;
       u32[(rec + REDUCE_KEPT) >>> 2] = kept;

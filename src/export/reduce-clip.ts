@@ -67,9 +67,11 @@ export interface ClipReduction {
 
 /**
  * `clip` with its keys reduced (issue 14 item 8): every curve except Bool ones becomes its export
- * track (`curveTrack`: own key times, a cycling clip's closing key, rotations normalised and
- * sign-continuous), reduced in one wasm call (`reduceKeys`) within the tolerance of its kind, and
+ * track (`curveTrack`: own key times, a cycling clip's closing key, held step keys, rotations
+ * normalised), reduced in one wasm call (`reduceKeys`) within the tolerance of its kind, and
  * comes back `keyed` with the kept keys — or `static` when one key is left (a constant curve).
+ * The `weights/<k>` curves of one joint with equal key times reduce as a group (one set of kept
+ * times, as a glTF morph-weights sampler has).
  * Sampling the result (lerp, slerp for rotations, or held keys for `interpolation: 'step'`)
  * stays within tolerance of the source at every source key (and halfway between, for rotations);
  * the first and last keys are the source's. Duration, infinity, events and metadata are kept.
@@ -78,17 +80,30 @@ export interface ClipReduction {
 export function reduceClip(core: RuntimeOwner, clip: AnimClip, tolerance: KeyTolerance, interpolation: 'linear' | 'step' = 'linear'): { clip: AnimClip; reduction: ClipReduction } {
   const reducible = clip.curves.map((c) => c.curveType !== 'bool' && c.keys.encoding !== 'static');
   const tracks = clip.curves.map((c) => curveTrack(clip, c));
+  // Jobs in groups: the `weights/<k>` curves of one joint with equal key times reduce together,
+  // so they keep one set of key times, as one glTF morph-weights sampler needs.
   const jobs: ReduceTrack[] = [];
+  const jobOf = new Map<number, number>();
+  const add = (i: number, withPrevious: boolean) => {
+    const c = clip.curves[i]!;
+    const { times, values } = tracks[i]!;
+    jobOf.set(i, jobs.length);
+    jobs.push({ times, values, rotation: c.curveType === 'rotation', step: interpolation === 'step', tolerance: tolerance[kindOf(c.curveType)], withPrevious });
+  };
+  const weights = new Map<string, number[]>();
   clip.curves.forEach((c, i) => {
     if (!reducible[i]) return;
-    const { times, values } = tracks[i]!;
-    jobs.push({ times, values, rotation: c.curveType === 'rotation', step: interpolation === 'step', tolerance: tolerance[kindOf(c.curveType)] });
+    if (c.target.joint !== null && /^weights\/\d+$/.test(c.target.property)) {
+      const times = tracks[i]!.times;
+      const key = `${c.target.joint}\0${times.length}\0${times.join(',')}`;
+      weights.set(key, [...(weights.get(key) ?? []), i]);
+    } else add(i, false);
   });
+  for (const group of weights.values()) group.forEach((i, m) => add(i, m > 0));
   const reduced = reduceKeys(core, jobs);
   const maxError: KeyTolerance = { translation: 0, rotation: 0, scale: 0, other: 0 };
   let keysIn = 0;
   let keysOut = 0;
-  let next = 0;
   const curves = clip.curves.map((curve, i): AnimCurve => {
     const track = tracks[i]!;
     keysIn += track.times.length;
@@ -96,7 +111,7 @@ export function reduceClip(core: RuntimeOwner, clip: AnimClip, tolerance: KeyTol
       keysOut += track.times.length;
       return curve;
     }
-    const { kept, error } = reduced[next++]!;
+    const { kept, error } = reduced[jobOf.get(i)!]!;
     const kind = kindOf(curve.curveType);
     maxError[kind] = Math.max(maxError[kind], error);
     keysOut += kept.length;

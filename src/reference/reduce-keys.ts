@@ -7,7 +7,7 @@ import type { ReduceTrack, ReducedTrack } from '../anim/index.js';
 const SLERP_LINEAR_BELOW = 1e-7;
 
 /**
- * Drops the keys of one curve that interpolation between the kept keys reproduces within
+ * Drops the keys of each curve that interpolation between the kept keys reproduces within its
  * `tolerance`, greedily from the first key: from each kept key the next kept key is the furthest
  * one (found by doubling the span, then bisecting) whose span passes the check, so the first and
  * last keys are kept exactly. A span passes when at every source key inside it — and, for
@@ -17,25 +17,68 @@ const SLERP_LINEAR_BELOW = 1e-7;
  * keys; slerp is checked between them too. A rotation span must also turn less than 180° along
  * the source (glTF-Transform issue #501), so the slerp between its ends takes the source's way.
  * A curve whose keys all lie within `tolerance` of key 0 (and, for rotations, that turns less
- * than 180° along the way) keeps key 0 alone.
+ * than 180° along the way) keeps key 0 alone. Tracks `withPrevious` form a group with the track
+ * before them: one set of kept keys, whose spans pass for every member.
  * Distances are Euclidean over the four components; rotation errors are rotation angles (radians).
  */
-export function referenceReduceKeys(track: ReduceTrack): ReducedTrack {
+export function referenceReduceKeys(tracks: readonly ReduceTrack[]): ReducedTrack[] {
+  const out: ReducedTrack[] = [];
+  for (let i = 0; i < tracks.length; ) {
+    let j = i + 1;
+    while (j < tracks.length && tracks[j]!.withPrevious) j++;
+    out.push(...reduceGroup(tracks.slice(i, j)));
+    i = j;
+  }
+  return out;
+}
+
+/** One track's checks: its limit (a squared distance or chord) and its span test. */
+interface Member {
+  limit: number;
+  /** Largest squared error of the span from key a to key b, or −1 when it does not pass. */
+  span(a: number, b: number): number;
+  /** Largest squared distance from key 0 (Infinity when a rotation turns 180° or more). */
+  constant: number;
+  /** The error a squared distance or chord stands for. */
+  error(d2: number): number;
+}
+
+function member(track: ReduceTrack): Member {
   const { times, values, rotation, step } = track;
   const n = times.length;
   // Compared as squares: Euclidean distance², or for rotations the chord² between unit quaternions (chord = 2 sin(angle / 4)).
   const limit = rotation ? chordOfAngle(track.tolerance) ** 2 : track.tolerance ** 2;
-  const result = (kept: number[], d2: number): ReducedTrack => ({ kept: Uint32Array.from(kept), error: rotation ? angleOfChord(Math.sqrt(d2)) : Math.sqrt(d2) });
-  if (n === 1) return result([0], 0);
   // The source's turning angle from key 0 to key k (rotations), for the 180° rule.
   const path = new Float64Array(n);
   if (rotation) for (let k = 1; k < n; k++) path[k] = path[k - 1]! + angleOfChord(Math.sqrt(distance2(values, 4 * k, values, 4 * (k - 1), true)));
   let constant = rotation && path[n - 1]! >= Math.PI ? Infinity : 0;
   for (let k = 1; k < n && constant <= limit; k++) constant = Math.max(constant, distance2(values, 4 * k, values, 0, rotation));
-  if (constant <= limit) return result([0], constant);
+  return {
+    limit,
+    constant,
+    span(a, b) {
+      if (rotation && path[b]! - path[a]! >= Math.PI) return -1;
+      return step ? stepSpan(values, a, b, rotation, limit) : rotation ? slerpSpan(times, values, a, b, limit) : lerpSpan(times, values, a, b, limit);
+    },
+    error: (d2) => (rotation ? angleOfChord(Math.sqrt(d2)) : Math.sqrt(d2)),
+  };
+}
+
+function reduceGroup(group: readonly ReduceTrack[]): ReducedTrack[] {
+  const n = group[0]!.times.length;
+  const members = group.map(member);
+  const result = (kept: number[], d2: (m: Member, i: number) => number) => members.map((m, i) => ({ kept: Uint32Array.from(kept), error: m.error(d2(m, i)) }));
+  if (n === 1) return result([0], () => 0);
+  if (members.every((m) => m.constant <= m.limit)) return result([0], (m) => m.constant);
+  // A span passes when it passes for every member; its error is the largest member's (one member's when alone).
   const span = (a: number, b: number): number => {
-    if (rotation && path[b]! - path[a]! >= Math.PI) return -1;
-    return step ? stepSpan(values, a, b, rotation, limit) : rotation ? slerpSpan(times, values, a, b, limit) : lerpSpan(times, values, a, b, limit);
+    let worst = 0;
+    for (const m of members) {
+      const e = m.span(a, b);
+      if (e < 0) return -1;
+      worst = Math.max(worst, e);
+    }
+    return worst;
   };
   const kept = [0];
   let worst = 0;
@@ -68,7 +111,13 @@ export function referenceReduceKeys(track: ReduceTrack): ReducedTrack {
     worst = Math.max(worst, goodError);
     a = good;
   }
-  return result(kept, worst);
+  if (members.length === 1) return result(kept, () => worst);
+  // Each member's own largest error over the kept spans (every one passes).
+  return result(kept, (m) => {
+    let e = 0;
+    for (let i = 1; i < kept.length; i++) e = Math.max(e, m.span(kept[i - 1]!, kept[i]!));
+    return e;
+  });
 }
 
 /** Chord between unit quaternions whose rotations differ by `angle` radians (4D angle angle/2): 2 sin(angle/4), at most 2. */

@@ -6,7 +6,7 @@ import { type AnimCore, reduceKeys } from '../../src/core/index.js';
 import { UsageError } from '../../src/errors.js';
 import { referenceReduceKeys } from '../../src/reference/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
-import { arbitraryReduceTrack } from '../helpers/random-track.js';
+import { arbitraryReduceGroup, arbitraryReduceTrack } from '../helpers/random-track.js';
 
 /**
  * The track `kept` leaves, sampled as a glTF viewer does (three.js: `Quaternion.slerpFlat` for
@@ -61,8 +61,9 @@ describe('keyframe reduction (reduceKeys)', () => {
 
   it('keeps the same keys as the plain-TypeScript twin in both builds, with the same largest error', () => {
     fc.assert(
-      fc.property(fc.array(arbitraryReduceTrack, { minLength: 1, maxLength: 4 }), (tracks) => {
-        const want = tracks.map(referenceReduceKeys);
+      fc.property(fc.array(fc.oneof(arbitraryReduceTrack.map((t) => [t]), arbitraryReduceGroup), { minLength: 1, maxLength: 4 }), (groups) => {
+        const tracks = groups.flat();
+        const want = referenceReduceKeys(tracks);
         for (const build of BUILDS) {
           const got = reduceKeys(cores[build]!, tracks);
           got.forEach((g, i) => {
@@ -101,6 +102,22 @@ describe('keyframe reduction (reduceKeys)', () => {
     );
   });
 
+  it('a group keeps one set of keys, within every member\'s tolerance (morph weights of one sampler)', () => {
+    fc.assert(
+      fc.property(arbitraryReduceGroup, (group) => {
+        const got = reduceKeys(cores.scalar!, group);
+        got.forEach((g, i) => {
+          expect(Array.from(g.kept)).toEqual(Array.from(got[0]!.kept));
+          const track = group[i]!;
+          const e = g.kept.length === 1 ? Math.max(...Array.from({ length: track.times.length }, (_, k) => error(track, Array.from(track.values.subarray(4 * k, 4 * k + 4)), Array.from(track.values.subarray(0, 4))))) : measured(track, g.kept, [0.5]);
+          expect(e).toBeLessThanOrEqual(track.tolerance + (track.rotation ? 2e-6 : 1e-6 * Math.max(1, track.tolerance)));
+          expect(Math.abs(e - g.error)).toBeLessThanOrEqual(2e-6 + 1e-3 * g.error);
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('reduces a smooth curve: a 2 s sine at 60 keys/s to a few keys within 1e-3, a steady turn to two', () => {
     const n = 121;
     const times = Float32Array.from({ length: n }, (_, k) => k / 60);
@@ -133,7 +150,7 @@ describe('keyframe reduction (reduceKeys)', () => {
       // Spans of at most 150° (3 turns): 0, 3, 6, 8 — with a tolerance of 3 rad every span's slerp would pass otherwise.
       expect(Array.from(reduceKeys(cores[build]!, [track])[0]!.kept)).toEqual([0, 3, 6, 8]);
     }
-    expect(Array.from(referenceReduceKeys(track).kept)).toEqual([0, 3, 6, 8]);
+    expect(Array.from(referenceReduceKeys([track])[0]!.kept)).toEqual([0, 3, 6, 8]);
   });
 
   it('keeps one key of a constant curve (rotations q and −q alike) and bakes nothing away at tolerance 0 but exact repeats', () => {
@@ -167,5 +184,7 @@ describe('keyframe reduction (reduceKeys)', () => {
     expect(() => reduceKeys(cores.simd!, [{ ...ok, times: Float32Array.of(0, NaN) }])).toThrow(UsageError);
     expect(() => reduceKeys(cores.simd!, [{ ...ok, tolerance: -1 }])).toThrow(/tolerance/);
     expect(() => reduceKeys(cores.simd!, [{ ...ok, tolerance: Infinity }])).toThrow(/tolerance/);
+    expect(() => reduceKeys(cores.simd!, [{ ...ok, withPrevious: true }])).toThrow(/goes with the previous track but is the first/);
+    expect(() => reduceKeys(cores.simd!, [ok, { ...ok, times: Float32Array.of(0, 2), withPrevious: true }])).toThrow(/their times differ/);
   });
 });

@@ -20,8 +20,9 @@ function rotationKeys(n: number, turn: number, axis: number[], wobble: number[],
   let q = [0, 0, 0, 1];
   for (let k = 0; k < n; k++) {
     if (k > 0) {
-      const a = [axis[0]! + wobble[k % wobble.length]!, axis[1]!, axis[2]! - wobble[(k + 1) % wobble.length]!];
-      const len = Math.hypot(a[0]!, a[1]!, a[2]!) || 1;
+      let a = [axis[0]! + wobble[k % wobble.length]!, axis[1]!, axis[2]! - wobble[(k + 1) % wobble.length]!];
+      let len = Math.hypot(a[0]!, a[1]!, a[2]!);
+      if (len < 1e-3) [a, len] = [[0, 1, 0], 1]; // no usable axis: turn about y
       const angle = turn + noise[k % noise.length]!;
       const s = Math.sin(angle / 2) / len;
       const r = [a[0]! * s, a[1]! * s, a[2]! * s, Math.cos(angle / 2)];
@@ -48,6 +49,40 @@ function vectorKeys(n: number, t: Float32Array, amplitude: number[], frequency: 
   }
   return out;
 }
+
+const trackSpec = fc.record({
+  rotation: fc.boolean(),
+  step: fc.boolean(),
+  tolerance: fc.constantFrom(0, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 0.5, 3),
+  turn: fc.constantFrom(0, 0.001, 0.02, 0.2, 1, 2.5),
+  axis: fc.array(f(-1, 1), { minLength: 3, maxLength: 3 }),
+  wobble: fc.array(f(-0.3, 0.3), { minLength: 1, maxLength: 8 }),
+  noiseScale: fc.constantFrom(0, 1e-6, 1e-3, 0.1),
+  noise: fc.array(f(-1, 1), { minLength: 1, maxLength: 16 }),
+  amplitude: fc.array(f(-10, 10), { minLength: 4, maxLength: 4 }),
+  frequency: fc.array(f(0, 20), { minLength: 4, maxLength: 4 }),
+  lanes: fc.constantFrom(1, 3, 4),
+});
+
+/**
+ * Random groups of tracks sharing their times (`withPrevious` on every member after the first),
+ * as the morph target weights of one glTF sampler are: 2–4 members of any kind.
+ */
+export const arbitraryReduceGroup: fc.Arbitrary<ReduceTrack[]> = fc
+  .record({
+    n: fc.integer({ min: 1, max: 80 }),
+    uniform: fc.boolean(),
+    steps: fc.array(f(1e-3, 0.2), { minLength: 81, maxLength: 81 }),
+    members: fc.array(trackSpec, { minLength: 2, maxLength: 4 }),
+  })
+  .map((g) => {
+    const t = times(g.n, g.steps, g.uniform);
+    return g.members.map((s, i) => {
+      const noise = s.noise.map((x) => x * s.noiseScale);
+      const values = s.rotation ? rotationKeys(g.n, s.turn, s.axis, s.wobble, noise) : vectorKeys(g.n, t, s.amplitude, s.frequency, noise, s.lanes);
+      return { times: t, values, rotation: s.rotation, step: g.members[0]!.step, tolerance: s.tolerance, withPrevious: i > 0 };
+    });
+  });
 
 /** Random `ReduceTrack`s: 1–120 keys, rotations or vectors, lerp or step, tolerances from 0 to large, smooth or noisy or constant. */
 export const arbitraryReduceTrack: fc.Arbitrary<ReduceTrack> = fc
