@@ -8,6 +8,7 @@ export { blend } from './blend';
 export { localToModel } from './local-to-model';
 export { sampleMany } from './sample-many';
 export { resampleKeys } from './resample';
+export { reduceKeys } from './reduce-keys';
 
 /** 1 when this build uses WebAssembly SIMD. */
 export const SIMD: i32 = ASC_FEATURE_SIMD ? 1 : 0;

@@ -210,3 +210,21 @@ export const LAYER_TIME = 48; // f64 clip time, seconds
 export const LAYER_SIZE = 64;
 export const LAYER_NORMAL = 0;
 export const LAYER_ADDITIVE = 1;
+
+// A key-reduction job (assembly/reduce-keys.ts): one record per curve, `reduceKeys(records, count)`.
+export const REDUCE_KEY_COUNT = 0; // u32 keys n ≥ 1
+export const REDUCE_FLAGS = 4; // u32 REDUCE_ROTATION | REDUCE_STEP
+export const REDUCE_TIMES = 8; // ptr: f32 seconds per key, strictly increasing
+export const REDUCE_VALUES = 12; // ptr: float4 per key (rotations unit quaternions, either sign)
+export const REDUCE_KEPT = 16; // ptr: u32 per key, written: indices of the kept keys
+export const REDUCE_KEPT_COUNT = 20; // u32, written
+export const REDUCE_TOLERANCE = 24; // f64: a distance, or for rotations an angle in radians
+export const REDUCE_ERROR = 32; // f64, written: the largest error (distance, or angle in radians)
+export const REDUCE_PATH = 40; // ptr: f64 per key, scratch for rotations (turning angle from key 0)
+export const REDUCE_RECORD_SIZE = 48;
+/** Quaternion keys: slerped and compared by angle. */
+export const REDUCE_ROTATION = 1;
+/** Keys held (glTF STEP), not interpolated. */
+export const REDUCE_STEP = 2;
+/** Same times and kept keys as the record before it (a group, e.g. one node's morph weights): spans pass for every member. */
+export const REDUCE_WITH_PREVIOUS = 4;

@@ -3,7 +3,7 @@ export { AnimcoreError, FormatError, type FormatErrorLocation, UsageError } from
 export * from './anim/index.js';
 export * from './core/index.js';
 export * from './sequencer/index.js';
-export { referenceLocalToModel, referenceMix, referenceSample, referenceSampleQuantized, referenceSampleMany, referenceSampleUnity, referenceBlend, evaluateUnityCurve, evaluateUnityStep, type ReferenceSampleManyOptions } from './reference/index.js';
+export { referenceLocalToModel, referenceMix, referenceSample, referenceSampleQuantized, referenceSampleMany, referenceSampleUnity, referenceBlend, referenceReduceKeys, evaluateUnityCurve, evaluateUnityStep, type ReferenceSampleManyOptions } from './reference/index.js';
 export * from './formats/nebula/index.js';
 export * from './formats/meteor/index.js';
 export * from './formats/aaf/index.js';
@@ -23,9 +23,11 @@ export {
 } from './formats/open-files.js';
 export { openFile, type OpenedFile, type OpenFileOptions } from './formats/open-file.js';
 export { toGltfDocument, writeGlb, writeGltf, type GltfExport, type GltfExportOptions, type OutputFile } from './export/gltf.js';
-export { animJson, type AnimJson } from './export/json.js';
+export { animJson, type AnimJson, type JsonExportOptions } from './export/json.js';
+export { DEFAULT_KEY_TOLERANCE, keyTolerance, reduceClip, type ClipReduction, type KeyTolerance, type ToleranceOption } from './export/reduce-clip.js';
+export { axisConversion, convertResource, EXPORT_UPS, type AxisConversion, type ExportAxisOptions, type ExportUp } from './export/axis-conversion.js';
 export { curveTrack, type CurveTrack } from './export/curve-track.js';
-export { exportClip, UNITY_EXPORT_FPS } from './export/export-clip.js';
+export { exportClip, exportClips, UNITY_EXPORT_FPS, type ClipExportOptions } from './export/export-clip.js';
 export type { ExportCounts } from './export/export-counts.js';
 export * from './formats/mrtk/index.js';
 export * from './formats/gltf/index.js';

@@ -24,7 +24,7 @@ export default async function gltfResample({ cores }) {
     contenders[name] = async () => {
       const resource = await openGltf({ gltf: glb });
       core.load(resource);
-      const { document } = toGltfDocument(core, resource, { fps: FPS, source: gltfSourceDocument(resource) });
+      const { document } = toGltfDocument(core, resource, { fps: FPS, tolerance: 0, source: gltfSourceDocument(resource) }); // the bake alone, as gltfpack -af does (reduce-batch measures reduction)
       await writeGlb(document);
       resource.dispose();
     };

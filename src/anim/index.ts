@@ -27,3 +27,5 @@ export { bindJoints, JOINT_PROPERTIES, type JointBinding } from './joint-binding
 export { parentsFirstOrder } from './joint-order.js';
 export { restValue } from './rest-value.js';
 export { dropKeys } from './dropped-keys.js';
+export type { ReduceTrack, ReducedTrack } from './reduce-track.js';
+export { axesText, type SourceAxes, Y_UP_RIGHT_HANDED } from './axes.js';

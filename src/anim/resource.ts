@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { type SourceAxes, Y_UP_RIGHT_HANDED } from './axes.js';
 import type { AnimClip } from './clip.js';
 import type { Mesh } from './mesh.js';
 import type { Skeleton } from './skeleton.js';
@@ -17,6 +18,8 @@ export interface AnimResourceInit {
   /** Header facts of the source (layout, version, counts), as `animcore info` prints them. */
   info?: Record<string, unknown>;
   warnings?: string[];
+  /** The source's up axis and handedness (spec `<format>.md`); default Y-up, right-handed (glTF's). */
+  axes?: SourceAxes;
 }
 
 /**
@@ -32,6 +35,8 @@ export class AnimResource {
   readonly skins: readonly SkinnedMesh[];
   readonly info: Readonly<Record<string, unknown>>;
   readonly warnings: readonly string[];
+  /** The space of positions and rotations: up axis and handedness, as the format defines them. */
+  readonly axes: SourceAxes;
   private readonly disposers: (() => void)[] = [];
 
   constructor(init: AnimResourceInit) {
@@ -42,6 +47,7 @@ export class AnimResource {
     this.skins = init.skins ?? [];
     this.info = init.info ?? {};
     this.warnings = init.warnings ?? [];
+    this.axes = init.axes ?? Y_UP_RIGHT_HANDED;
   }
 
   /**

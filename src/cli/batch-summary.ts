@@ -21,10 +21,24 @@ export interface BatchSummary {
   skips: { input: string; reason: string }[];
   /** What converting changed or chose on its own, per file (`ConvertResult.notes`): companions paired by content, nax3 rates. */
   notes: { input: string; note: string }[];
+  /** Keyframe reduction per clip (glb, gltf and json outputs): keys before and after, largest errors (lengths in output units, rotations in degrees). */
+  reductions: ClipReductionLine[];
 }
 
+/** One clip's keyframe reduction in the summary. */
+export interface ClipReductionLine {
+  input: string;
+  clip: string;
+  keysIn: number;
+  keysOut: number;
+  maxError: { translation: number; rotationDegrees: number; scale: number; other: number };
+}
+
+/** Per-clip lines the text summary prints before it gives only the totals and the worst clips (`--json` has them all). */
+const REDUCTION_LINES = 20;
+
 export function summarise(results: readonly ConvertResult[], ignored: number, seconds: number): BatchSummary {
-  const s: BatchSummary = { files: results.length, converted: 0, skipped: 0, failed: 0, ignored, clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, seconds, failures: [], skips: [], notes: [] };
+  const s: BatchSummary = { files: results.length, converted: 0, skipped: 0, failed: 0, ignored, clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, seconds, failures: [], skips: [], notes: [], reductions: [] };
   for (const r of results) {
     if (r.status === 'failed') {
       s.failed++;
@@ -35,6 +49,10 @@ export function summarise(results: readonly ConvertResult[], ignored: number, se
     } else {
       s.converted++;
       for (const note of r.notes) s.notes.push({ input: r.input, note });
+      for (const c of r.reductions) {
+        const { translation, rotation, scale, other } = c.maxError;
+        s.reductions.push({ input: r.input, clip: c.clip, keysIn: c.keysIn, keysOut: c.keysOut, maxError: { translation, rotationDegrees: (rotation * 180) / Math.PI, scale, other } });
+      }
       s.clips += r.clips;
       s.keysIn += r.keysIn;
       s.keysOut += r.keysOut;
@@ -59,10 +77,43 @@ export function summaryText(s: BatchSummary, listed: boolean): string {
     `bytes: ${prettyBytes(s.bytesIn)} in, ${prettyBytes(s.bytesOut)} out`,
     `seconds: ${s.seconds.toFixed(2)}`,
   ];
+  lines.push(...reductionText(s.reductions));
   for (const n of s.notes) lines.push(`note: ${n.input}: ${n.note}`);
   if (!listed) {
     for (const f of s.failures) lines.push(`failed: ${f.input}: ${f.reason}`);
     for (const k of s.skips) lines.push(`skipped: ${k.input}: ${k.reason}`);
   }
   return lines.join('\n');
+}
+
+/** `a.bc` with 3 significant digits, or 0. */
+function short(x: number): string {
+  return x === 0 ? '0' : x.toPrecision(3).replace(/\.?0+(e|$)/, '$1');
+}
+
+function errorText(e: ClipReductionLine['maxError']): string {
+  return `translation ${short(e.translation)}, rotation ${short(e.rotationDegrees)}°, scale ${short(e.scale)}, other ${short(e.other)}`;
+}
+
+/**
+ * The keyframe reduction lines of the summary: keys in and out, and per clip its keys and largest
+ * errors — every clip up to `REDUCTION_LINES`, else the totals and the clip with the largest
+ * error of each kind.
+ */
+function reductionText(reductions: readonly ClipReductionLine[]): string[] {
+  if (reductions.length === 0) return [];
+  const keysIn = reductions.reduce((n, r) => n + r.keysIn, 0);
+  const keysOut = reductions.reduce((n, r) => n + r.keysOut, 0);
+  const lines = [`reduction: ${keysOut} of ${keysIn} baked keys kept (${short((100 * keysOut) / Math.max(1, keysIn))}%) in ${reductions.length} clips`];
+  const clip = (r: ClipReductionLine) => `${r.input} "${r.clip}"`;
+  if (reductions.length <= REDUCTION_LINES) {
+    for (const r of reductions) lines.push(`  ${clip(r)}: ${r.keysIn} -> ${r.keysOut} keys, largest error ${errorText(r.maxError)}`);
+    return lines;
+  }
+  for (const kind of ['translation', 'rotationDegrees', 'scale', 'other'] as const) {
+    const worst = reductions.reduce((a, b) => (b.maxError[kind] > a.maxError[kind] ? b : a));
+    if (worst.maxError[kind] > 0) lines.push(`  largest ${kind === 'rotationDegrees' ? 'rotation' : kind} error: ${short(worst.maxError[kind])}${kind === 'rotationDegrees' ? '°' : ''} in ${clip(worst)}`);
+  }
+  lines.push(`  (per clip: --json)`);
+  return lines;
 }

@@ -3,8 +3,10 @@ import { basename, dirname, join, resolve } from 'node:path';
 import prettyBytes from 'pretty-bytes';
 import type { AnimResource } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
+import { convertResource, type ExportUp } from '../export/axis-conversion.js';
 import { toGltfDocument, writeGlb, writeGltf } from '../export/gltf.js';
 import { gltfSourceDocument } from '../formats/gltf/index.js';
+import type { ClipReduction, ToleranceOption } from '../export/reduce-clip.js';
 import { animJson } from '../export/json.js';
 import { estimateOutput } from '../export/output-estimate.js';
 import { AnimcoreError } from '../errors.js';
@@ -26,6 +28,11 @@ export interface ConvertJob {
   target: Target;
   /** Keys per second. */
   fps: number;
+  /** Keyframe reduction (glb, gltf, json); 0 writes every key. */
+  tolerance: ToleranceOption;
+  /** Output axes and length factor. */
+  up: ExportUp;
+  scale: number;
   force: boolean;
   /** `--out`: where the output log (`OUTPUT_LOG`) is. */
   outRoot: string;
@@ -66,6 +73,8 @@ export interface ConvertResult {
   bytesIn: number;
   bytesOut: number;
   warnings: string[];
+  /** Per clip what keyframe reduction kept and its largest error (converted glb, gltf and json; empty without reduction). */
+  reductions: ClipReduction[];
   /**
    * What the summary reports for a converted file, one line each: a companion paired by content
    * (`companions: paired <file> (<role>, by content: why)`), a role left empty because several
@@ -76,7 +85,7 @@ export interface ConvertResult {
 
 /** A record of an input that was not converted. */
 export function notConverted(input: string, status: 'failed' | 'skipped', reason: string, errorName?: string): ConvertResult {
-  return { input, status, reason, ...(errorName !== undefined && { errorName }), outputs: [], clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, warnings: [], notes: [] };
+  return { input, status, reason, ...(errorName !== undefined && { errorName }), outputs: [], clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, warnings: [], reductions: [], notes: [] };
 }
 
 /** Whether a path exists as anything (a dangling link too). */
@@ -169,19 +178,23 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
       let files: { name: string; bytes: Uint8Array }[];
       let counts: { clips: number; keysIn: number; keysOut: number };
       let warnings: readonly string[] = [];
+      let reductions: ClipReduction[] = [];
       const notes: string[] = [];
+      const options = { fps: job.fps, tolerance: job.tolerance, up: job.up, scale: job.scale };
       if (job.target === 'glb' || job.target === 'gltf') {
         // A glTF input keeps its meshes, skins, materials and textures: only its animations are rewritten.
         const source = gltfSourceDocument(resource);
-        const exported = toGltfDocument(core, resource, { fps: job.fps, ...(source && { source }) });
+        const exported = toGltfDocument(core, resource, { ...options, ...(source && { source }) });
         files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: await writeGlb(exported.document) }] : await writeGltf(exported.document, name);
         ({ counts, warnings } = exported);
+        reductions = [...exported.reductions];
       } else if (job.target === 'json') {
-        const { json, counts: c } = animJson(core, resource, job.fps);
+        const { json, counts: c, reductions: r } = animJson(core, resource, options);
         files = [{ name: `${name}.json`, bytes: new TextEncoder().encode(JSON.stringify(json)) }];
         counts = c;
+        reductions = r;
       } else {
-        const nax3 = toNax3(core, resource, job.fps);
+        const nax3 = toNax3(core, convertResource(resource, options), job.fps);
         files = [{ name: `${name}.nax3`, bytes: nax3.bytes }];
         counts = { clips: nax3.clips.length, keysIn: resource.clips.reduce((n, c) => n + c.storedKeyCount, 0), keysOut: nax3.clips.reduce((n, c) => n + c.storedKeyCount, 0) };
         notes.push(...nax3.notes);
@@ -199,6 +212,7 @@ export async function convertFile(core: AnimCore, job: ConvertJob): Promise<Conv
         bytesIn: opened.bytes,
         bytesOut: files.reduce((n, f) => n + f.bytes.byteLength, 0),
         warnings: [...warnings],
+        reductions,
         notes: [
           ...opened.companions.filter((c) => c.how === 'content').map((c) => `companions: paired ${companionText(c)}`),
           ...opened.pairingWarnings.map((w) => `companions: ${w}`),

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CompanionUse } from '../formats/companions.js';
 import type { OpenedFormatFile } from '../formats/open-files.js';
+import { axesText } from '../anim/index.js';
 import { addCompanionOptions, addFormatOption, addInputLimitOption, companionsOf, formatIdsHelp, maxInputBytes } from './common-options.js';
 import { reportFileError } from './errors.js';
 import { openFile } from './open-file.js';
@@ -11,6 +12,8 @@ export interface InfoJson {
   format: string;
   /** Header facts of the source: layout, version, variant, counts. */
   info: Record<string, unknown>;
+  /** The source's up axis and handedness, and where that comes from (exports convert to glTF's Y-up, right-handed). */
+  axes: { up: 'y' | 'z'; handedness: 'right' | 'left'; basis: string };
   clips: {
     name: string;
     /** Seconds. */
@@ -37,6 +40,7 @@ export function infoJson(file: string, opened: Pick<OpenedFormatFile, 'resource'
     file,
     format: resource.format,
     info: { ...resource.info },
+    axes: { ...resource.axes },
     clips: resource.clips.map((c) => ({
       name: c.name,
       duration: c.duration,
@@ -67,6 +71,7 @@ export function infoText(info: InfoJson): string {
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   const lines = [`${info.file}: ${info.format}${facts ? ` (${facts})` : ''}`];
+  lines.push(`  axes: ${axesText(info.axes)} — ${info.axes.basis}`);
   lines.push(`  skeleton: ${info.skeleton ? `${info.skeleton.joints.length} joints` : 'none'}`);
   const rows = [['clip', 'duration (s)', 'curves', 'keys', 'infinity', 'events']];
   for (const c of info.clips) {

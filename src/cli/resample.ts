@@ -4,6 +4,8 @@ import { Command, Option } from 'commander';
 import { Piscina } from 'piscina';
 import { AnimCore } from '../core/index.js';
 import { UsageError } from '../errors.js';
+import { EXPORT_UPS, type ExportUp } from '../export/axis-conversion.js';
+import { DEFAULT_KEY_TOLERANCE, type ToleranceOption } from '../export/reduce-clip.js';
 import { expandInputs } from './batch-inputs.js';
 import { type BatchProgress, batchProgress, linePerFile, type Verbosity } from './batch-progress.js';
 import { type BatchSummary, summarise, summaryText } from './batch-summary.js';
@@ -27,6 +29,24 @@ export interface ResampleCommandOptions {
   maxInputBytes: number;
   /** Largest output of one input, in bytes, as `estimateOutput` reckons it before resampling. */
   maxOutputBytes: number;
+  /** Keyframe reduction (`--tolerance`, `--angle-tolerance`); 0 writes every key. */
+  tolerance: ToleranceOption;
+  /** Output axes (`--up`). */
+  up: ExportUp;
+  /** Factor on lengths (`--scale`). */
+  scale: number;
+}
+
+/**
+ * The reduction `--tolerance` and `--angle-tolerance` (degrees) ask for: `--tolerance 0` alone
+ * writes every key; otherwise the defaults (`DEFAULT_KEY_TOLERANCE`) with what was given.
+ */
+export function toleranceOf(tolerance: number | undefined, angleDegrees: number | undefined): ToleranceOption {
+  if (tolerance === 0 && angleDegrees === undefined) return 0;
+  return {
+    ...(tolerance !== undefined && { translation: tolerance, scale: tolerance, other: tolerance }),
+    ...(angleDegrees !== undefined && { rotation: (angleDegrees * Math.PI) / 180 }),
+  };
 }
 
 /** `--max-output-mb`'s default: enough for hours of a 100-joint character at 60 fps. */
@@ -49,6 +69,18 @@ export function resampleCommand(): Command {
     .requiredOption('--fps <n>', 'keys per second of the output (required)', numberOption('fps', 'keys per second (a number > 0)', (n) => n > 0 && Number.isFinite(n)))
     .addOption(new Option('--to <target>', 'output format').choices(TARGETS).default('glb'))
     .requiredOption('--out <dir>', 'output folder; sub-folders of the inputs are mirrored (required)')
+    .option(
+      '--tolerance <n>',
+      `keyframe reduction: largest error of translations, scales and weights, in output units (default ${DEFAULT_KEY_TOLERANCE.translation}; 0 writes every key)`,
+      numberOption('tolerance', 'a number >= 0 (0 writes every key)', (n) => n >= 0 && Number.isFinite(n)),
+    )
+    .option(
+      '--angle-tolerance <degrees>',
+      `keyframe reduction: largest rotation error in degrees (default ${(DEFAULT_KEY_TOLERANCE.rotation * 180) / Math.PI})`,
+      numberOption('angle-tolerance', 'degrees from 0 to 360', (n) => n >= 0 && n <= 360),
+    )
+    .addOption(new Option('--up <axis>', 'output axes: y = glTF (Y-up, right-handed), z = Z-up right-handed (keeps a Z-up source such as Meteor as it is), source = no conversion').choices(EXPORT_UPS).default('y'))
+    .option('--scale <n>', 'factor on lengths, e.g. 0.01 for centimetre data (recorded in the output)', numberOption('scale', 'a number > 0', (n) => n > 0 && Number.isFinite(n)), 1)
     .option('--jobs <n>', 'worker threads', numberOption('jobs', 'a whole number >= 1', (n) => Number.isInteger(n) && n >= 1), 1)
     .option('--force', 'replace outputs that exist (else those inputs are skipped)')
     .option('--dry-run', 'print what would be written where, and write nothing')
@@ -66,7 +98,7 @@ export function resampleCommand(): Command {
   addInputLimitOption(command);
   command.addHelpText(
     'after',
-    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nAn input whose output exists is skipped (not failed) unless --force, which replaces only outputs of\nearlier runs (recorded in <out>/.animcore-outputs.jsonl), never an unrelated file of the same name.\nExit status: 0 when no file failed (skipped ones do not count), 1 when any failed, 2 for a usage error.\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out --dry-run`,
+    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nAn input whose output exists is skipped (not failed) unless --force, which replaces only outputs of\nearlier runs (recorded in <out>/.animcore-outputs.jsonl), never an unrelated file of the same name.\nKeys are baked at --fps, then keyframe reduction drops the keys that interpolation between the kept\nones reproduces within --tolerance (translations, scales, weights; output units) and --angle-tolerance\n(rotations); --tolerance 0 writes every baked key. nax3 stores uniform keys, so it is not reduced.\nOutputs are in glTF's Y-up, right-handed axes (Meteor's Z-up and MRTK's left-handed Unity space are\nconverted; animcore info names a file's axes) unless --up z or --up source; --scale multiplies lengths.\nExit status: 0 when no file failed (skipped ones do not count), 1 when any failed, 2 for a usage error.\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample p0.amb --fps 30 --tolerance 0.01 --angle-tolerance 0.25 --scale 0.01 --out out\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out --dry-run`,
   );
   return command.action(async (inputs: string[], raw: ResampleCliOptions) => {
     const options: ResampleCommandOptions = {
@@ -79,6 +111,9 @@ export function resampleCommand(): Command {
       companions: companionsOf(raw),
       maxInputBytes: maxInputBytes(raw),
       maxOutputBytes: Math.floor(raw.maxOutputMb * 1024 * 1024),
+      tolerance: toleranceOf(raw.tolerance, raw.angleTolerance),
+      up: raw.up,
+      scale: raw.scale,
     };
     const verbosity: Verbosity = raw.quiet ? 'quiet' : raw.verbose ? 'verbose' : 'normal';
     const json = raw.json === true;
@@ -98,6 +133,10 @@ export function resampleCommand(): Command {
 
 interface ResampleCliOptions extends Record<string, unknown> {
   fps: number;
+  tolerance?: number;
+  angleTolerance?: number;
+  up: ExportUp;
+  scale: number;
   to: Target;
   out: string;
   jobs: number;
@@ -139,6 +178,9 @@ async function batchJobs(paths: readonly string[], options: ResampleCommandOptio
     outputBase: bases[i]!,
     target: options.to,
     fps: options.fps,
+    tolerance: options.tolerance,
+    up: options.up,
+    scale: options.scale,
     force: options.force,
     outRoot: resolve(options.out),
     recorded: Object.fromEntries(outputFiles(bases[i]!, options.to).flatMap((f) => (recorded.has(f) ? [[f, recorded.get(f)!]] : []))),

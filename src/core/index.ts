@@ -7,6 +7,7 @@ export type { WasmBuild, WasmSource } from './load-module.js';
 export { LocalToModelJob, localToModel } from './local-to-model.js';
 export { resample, resampledKeyCount, type ResampleOptions, type ResampleResult } from './resample.js';
 export { SampleManyJob, SAMPLE_MANY_MAX_LAYERS, type SampleManyLayer, type SampleManyOptions, type SampleManyOutput } from './sample-many.js';
+export { reduceKeys } from './reduce-keys.js';
 export { restInverseBindMatrices } from './sample-many-inverse-bind.js';
 export type { LoadOptions, RuntimeOwner } from './runtime.js';
 export { type CompressionOptions, DEFAULT_COMPRESSION_TOLERANCE } from './encodings/index.js';

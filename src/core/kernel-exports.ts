@@ -44,4 +44,6 @@ export interface KernelExports {
     listCount: number,
     dst: number,
   ): void;
+  /** Keyframe reduction of `count` curves, one REDUCE_* record each (assembly/reduce-keys.ts). */
+  reduceKeys(records: number, count: number): void;
 }

@@ -1,9 +1,12 @@
 import { type Accessor, type Buffer, Document, type Node, WebIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import type { AnimClip, AnimCurve, AnimResource } from '../anim/index.js';
+import { type AnimClip, type AnimCurve, type AnimResource, axesText } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
+import { UsageError } from '../errors.js';
+import { type ExportAxisOptions, axisConversion, convertResource, isIdentity } from './axis-conversion.js';
 import { type CurveTrack, curveTrack } from './curve-track.js';
-import { exportClip } from './export-clip.js';
+import { type ClipExportOptions, exportClips } from './export-clip.js';
+import { type ClipReduction, keyTolerance, type KeyTolerance } from './reduce-clip.js';
 import { isNodeProperty, jointNodes, type JointNodes } from './joint-nodes.js';
 import { addRigidMeshes } from './rigid-meshes.js';
 import { addSkinnedMeshes } from './skinned-meshes.js';
@@ -12,7 +15,7 @@ import { boolTrack } from './bool-track.js';
 import type { ExportCounts } from './export-counts.js';
 
 /** Options of `toGltfDocument`. */
-export interface GltfExportOptions {
+export interface GltfExportOptions extends ExportAxisOptions, ClipExportOptions {
   /**
    * Keys per second of every exported clip (`resample`); default: each clip's own key times
    * (Unity-curve clips at `UNITY_EXPORT_FPS`).
@@ -24,7 +27,8 @@ export interface GltfExportOptions {
    * The glTF document `resource` was read from (`gltfSourceDocument`). Its animations are replaced
    * by the exported clips, driving its nodes by skeleton index, and everything else (nodes,
    * meshes, skins, materials, textures, extensions) is kept; its buffers are merged into one.
-   * The document is modified and returned.
+   * The document is modified and returned. It is in glTF's space already, so `up` and `scale`
+   * must leave the axes as they are.
    */
   source?: Document;
 }
@@ -32,22 +36,29 @@ export interface GltfExportOptions {
 /** A resource as a glTF document, and what went into it. */
 export interface GltfExport {
   readonly document: Document;
-  /** The clips written, in animation order (resampled ones where `fps` or Unity keys asked for it). */
+  /** The clips written, in animation order, in the output's space (resampled where `fps`, Unity or cubic keys asked for it, reduced unless the tolerance is 0). */
   readonly clips: readonly AnimClip[];
   readonly counts: ExportCounts;
+  /** Per clip what keyframe reduction kept and its largest error (empty with tolerance 0). */
+  readonly reductions: readonly ClipReduction[];
   /** Curves with no glTF target (velocity, root motion, gaze…), one line per property. */
   readonly warnings: readonly string[];
 }
 
 /**
  * Builds the glTF 2.0 document of `resource` (through `@gltf-transform/core`):
+ * - space: glTF's Y-up, right-handed (glTF 2.0 §3.4) unless `up` says otherwise, lengths times
+ *   `scale` (`convertResource` from `resource.axes`); `asset.extras.animcore` records `up`, the
+ *   source's axes and `scale`;
  * - nodes: the skeleton as a node hierarchy with its rest pose, plus a root-level node per other
  *   curve joint (`jointNodes`); node names are joint names;
  * - meshes: rigid `meshes` on child nodes of their joints, `skins` as glTF skins over the skeleton;
  * - one animation per clip, named by the clip (as `animcore info` prints it), with one sampler
  *   and channel per active translation, rotation or scale curve (the first per joint and
- *   property, as `bindJoints` picks) holding the clip's keys (`curveTrack`): LINEAR or STEP;
- *   inactive curves are left out, so their joints keep the rest pose, as animcore's sampler does;
+ *   property, as `bindJoints` picks) holding the clip's keys (`curveTrack`) after baking and
+ *   keyframe reduction (`exportClips`): LINEAR or STEP; inactive curves are left out, so their
+ *   joints keep the rest pose, as animcore's sampler does; with reduction, so is a constant curve
+ *   within tolerance of its node's rest value (glTF-Transform issue #1143);
  * - animation `extras.animcore`: `bools` (Bool curves such as MRTK tracked/pinching:
  *   `{ joint, property, times, values }`, seconds and 0/1, each value held until the next time)
  *   and `events` (`{ name, category, time }`, seconds).
@@ -55,18 +66,25 @@ export interface GltfExport {
  *   per node, when they share their key times.
  * With `options.source`, the source document with its animations replaced instead.
  * `resource` is loaded into `core` when a clip must be resampled.
- * @throws UsageError for an `fps` that is not a finite number > 0
+ * @throws UsageError for an `fps` that is not a finite number > 0, a bad tolerance, `up` or
+ *   `scale` that would convert a `source` document, and as `convertResource`
  */
-export function toGltfDocument(core: AnimCore, resource: AnimResource, options: GltfExportOptions = {}): GltfExport {
-  const clips = resource.clips.map((c) => exportClip(core, c, options.fps));
+export function toGltfDocument(core: AnimCore, input: AnimResource, options: GltfExportOptions = {}): GltfExport {
+  if (options.source && !isIdentity(axisConversion(input.axes, options))) {
+    throw new UsageError('a glTF source document is written in its own axes: up and scale cannot change it (export without source to convert)');
+  }
+  const resource = convertResource(input, options);
+  const { clips, reductions } = exportClips(core, resource.clips, options);
   const { document, buffer, nodes } = options.source ? withoutAnimations(options.source, resource) : newDocument(resource, clips);
+  document.getRoot().getAsset().extras = { ...(document.getRoot().getAsset().extras as Record<string, unknown> | undefined), animcore: { up: options.up ?? 'y', sourceAxes: axesText(input.axes), scale: options.scale ?? 1 } };
   const counts: ExportCounts = { clips: clips.length, keysIn: 0, keysOut: 0 };
   const skipped = new Map<string, number>();
   const empty: string[] = [];
   const times = new TimesCache(document, buffer);
+  const restDrop = reductions.length > 0 ? keyTolerance(options.tolerance) : null;
   resource.clips.forEach((source, c) => {
     counts.keysIn += source.storedKeyCount;
-    const keys = addAnimation(document, buffer, times, clips[c]!, nodes, options.interpolation ?? 'linear', skipped);
+    const keys = addAnimation(document, buffer, times, clips[c]!, nodes, options.interpolation ?? 'linear', skipped, restDrop);
     if (keys === null) empty.push(clips[c]!.name);
     else counts.keysOut += keys;
   });
@@ -76,7 +94,7 @@ export function toGltfDocument(core: AnimCore, resource: AnimResource, options: 
     ...[...skipped].map(([what, n]) => `${n} ${what} curve(s) drive no glTF node property; not exported`),
     ...empty.map((name) => `clip "${name}" has no active translation, rotation or scale curve on a node; glTF animations need one, so it is not exported`),
   ];
-  return { document, clips, counts, warnings };
+  return { document, clips, counts, reductions, warnings };
 }
 
 /** A new document of the resource's nodes and meshes. */
@@ -133,11 +151,24 @@ function addAnimation(
   nodes: JointNodes,
   interpolation: 'linear' | 'step',
   skipped: Map<string, number>,
+  restDrop: KeyTolerance | null,
 ): number | null {
   const animation = document.createAnimation(clip.name);
   const driven = new Set<string>();
   const bools: { joint: string | null; property: string; times: number[]; values: number[] }[] = [];
   let keys = 0;
+  const addChannel = (curve: AnimCurve, node: Node, property: 'translation' | 'rotation' | 'scale') => {
+    const track = trackFromZero(curveTrack(clip, curve), property === 'rotation', interpolation === 'step');
+    const sampler = document
+      .createAnimationSampler()
+      .setInput(times.accessor(track))
+      .setOutput(document.createAccessor().setType(property === 'rotation' ? 'VEC4' : 'VEC3').setArray(outputValues(track, property)).setBuffer(buffer))
+      .setInterpolation(interpolation === 'step' ? 'STEP' : 'LINEAR');
+    animation.addSampler(sampler).addChannel(document.createAnimationChannel().setTargetNode(node).setTargetPath(property).setSampler(sampler));
+    keys += track.times.length;
+  };
+  // A clip whose every channel is at rest keeps its first one: glTF animations need a channel.
+  let firstAtRest: Parameters<typeof addChannel> | null = null;
   const morphs = morphCurves(clip, nodes);
   for (const [node, curves] of morphs) {
     const tracks = curves.map((c) => trackFromZero(curveTrack(clip, c), false, interpolation === 'step'));
@@ -175,15 +206,10 @@ function addAnimation(
     }
     if (driven.has(`${joint}\0${property}`)) continue;
     driven.add(`${joint}\0${property}`);
-    const track = trackFromZero(curveTrack(clip, curve), property === 'rotation', interpolation === 'step');
-    const sampler = document
-      .createAnimationSampler()
-      .setInput(times.accessor(track))
-      .setOutput(document.createAccessor().setType(property === 'rotation' ? 'VEC4' : 'VEC3').setArray(outputValues(track, property)).setBuffer(buffer))
-      .setInterpolation(interpolation === 'step' ? 'STEP' : 'LINEAR');
-    animation.addSampler(sampler).addChannel(document.createAnimationChannel().setTargetNode(node).setTargetPath(property).setSampler(sampler));
-    keys += track.times.length;
+    if (restDrop && atRest(curve, node, property, restDrop)) firstAtRest ??= [curve, node, property];
+    else addChannel(curve, node, property);
   }
+  if (animation.listChannels().length === 0 && firstAtRest) addChannel(...firstAtRest);
   if (animation.listChannels().length === 0) {
     animation.dispose();
     return null;
@@ -213,6 +239,25 @@ function morphCurves(clip: AnimClip, nodes: JointNodes): Map<Node, AnimCurve[]> 
     if (!complete) byNode.delete(node);
   }
   return byNode;
+}
+
+/**
+ * Whether a static curve holds its node's rest value within tolerance (distance; for rotations
+ * the angle, q and −q alike), so that its channel changes nothing and is left out.
+ */
+function atRest(curve: AnimCurve, node: Node, property: 'translation' | 'rotation' | 'scale', tolerance: KeyTolerance): boolean {
+  if (curve.keys.encoding !== 'static') return false;
+  const v = curve.keys.value;
+  if (property === 'rotation') {
+    const r = node.getRotation();
+    const len = Math.hypot(v[0]!, v[1]!, v[2]!, v[3]!);
+    const s = v[0]! * r[0] + v[1]! * r[1] + v[2]! * r[2] + v[3]! * r[3] < 0 ? -1 : 1;
+    // The angle from the chord between unit quaternions, 4 asin(|a − b| / 2): exact for small angles, unlike acos of the dot.
+    const chord = Math.hypot(...r.map((x, i) => v[i]! / len - s * x));
+    return 4 * Math.asin(Math.min(1, chord / 2)) <= tolerance.rotation;
+  }
+  const rest = property === 'translation' ? node.getTranslation() : node.getScale();
+  return Math.hypot(v[0]! - rest[0], v[1]! - rest[1], v[2]! - rest[2]) <= tolerance[property];
 }
 
 /** Track values as glTF wants them: x y z w for rotations, x y z otherwise. */

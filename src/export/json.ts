@@ -1,12 +1,16 @@
-import type { AnimResource } from '../anim/index.js';
+import { type AnimResource, axesText } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
 import { curveTrack } from './curve-track.js';
-import { exportClip } from './export-clip.js';
+import { type ExportAxisOptions, convertResource } from './axis-conversion.js';
+import { type ClipExportOptions, exportClips } from './export-clip.js';
+import type { ClipReduction } from './reduce-clip.js';
 import type { ExportCounts } from './export-counts.js';
 
 /** `animcore resample --to json`: one file's clips as key lists (documented in the README). */
 export interface AnimJson {
   format: string;
+  /** The space of the values: `up` as exported (`y`: Y-up right-handed; `z`; `source`), the source's axes, and the length `scale`. */
+  axes: { up: string; source: string; scale: number };
   /** Joints with their rest pose; `parent` is the parent's index, null for a root. */
   skeleton: {
     joints: {
@@ -34,18 +38,24 @@ export interface AnimJson {
   }[];
 }
 
+/** Options of `animJson`: the space (`convertResource`) and the bake and reduction (`exportClips`), as for glTF. */
+export interface JsonExportOptions extends ExportAxisOptions, ClipExportOptions {}
+
 /**
- * A resource as `AnimJson`: every clip (resampled to `fps` when given; Unity-curve clips always,
- * see `exportClip`) with every curve's keys as `curveTrack` gives them — the keys a glTF export
- * writes: own or uniform key times, a cycling clip's key 0 repeated at its end, rotations
- * normalised and sign-continuous, constant curves as one key at 0.
- * @throws UsageError for an `fps` that is not a finite number > 0
+ * A resource as `AnimJson`: every clip baked and reduced as a glTF export does (`exportClips`:
+ * resampled to `fps` when given, Unity-curve clips always; keyframe reduction unless the
+ * tolerance is 0), in the output space (`convertResource`: Y-up, right-handed by default, `up`
+ * and `scale`, recorded in `axes`), with every curve's keys as `curveTrack` gives them — the keys
+ * a glTF export writes: own or uniform key times, a cycling clip's key 0 repeated at its end,
+ * rotations normalised and sign-continuous, constant curves as one key at 0.
+ * @throws UsageError for an `fps` that is not a finite number > 0, a bad tolerance, and as `convertResource`
  */
-export function animJson(core: AnimCore, resource: AnimResource, fps?: number): { json: AnimJson; counts: ExportCounts } {
+export function animJson(core: AnimCore, input: AnimResource, options: JsonExportOptions = {}): { json: AnimJson; counts: ExportCounts; reductions: ClipReduction[] } {
+  const resource = convertResource(input, options);
   const counts: ExportCounts = { clips: resource.clips.length, keysIn: 0, keysOut: 0 };
-  const clips = resource.clips.map((source) => {
-    counts.keysIn += source.storedKeyCount;
-    const clip = exportClip(core, source, fps);
+  const { clips: written, reductions } = exportClips(core, resource.clips, options);
+  const clips = written.map((clip, c) => {
+    counts.keysIn += resource.clips[c]!.storedKeyCount;
     return {
       name: clip.name,
       duration: clip.duration,
@@ -66,5 +76,6 @@ export function animJson(core: AnimCore, resource: AnimResource, fps?: number): 
       rest: { translation: [...j.rest.translation], rotation: [...j.rest.rotation], scale: [...j.rest.scale] },
     })),
   };
-  return { json: { format: resource.format, skeleton, clips }, counts };
+  const axes = { up: options.up ?? 'y', source: axesText(input.axes), scale: options.scale ?? 1 };
+  return { json: { format: resource.format, axes, skeleton, clips }, counts, reductions };
 }

@@ -21,3 +21,4 @@ export {
   UNITY_DEFAULT_WEIGHT,
 } from './unity-curve.js';
 export { referenceBlend } from './blend.js';
+export { referenceReduceKeys } from './reduce-keys.js';

@@ -71,7 +71,8 @@ describe.skipIf(!haveFixtures('nebula') || !haveFixtures('meteor') || !haveFixtu
 
   it.each(FIXTURES)('%s/%s: info --json has the documented shape', (format, name) => {
     const info = json('info', fixturePath(format, name));
-    expect(Object.keys(info).sort()).toEqual(['clips', 'companions', 'file', 'format', 'info', 'skeleton', 'warnings']);
+    expect(Object.keys(info).sort()).toEqual(['axes', 'clips', 'companions', 'file', 'format', 'info', 'skeleton', 'warnings']);
+    expect(info.axes).toEqual({ up: format === 'meteor' ? 'z' : 'y', handedness: format === 'mrtk' ? 'left' : 'right', basis: expect.any(String) });
     for (const c of info.clips) {
       expect(typeof c.name).toBe('string');
       expect(c.duration).toBeGreaterThanOrEqual(0);

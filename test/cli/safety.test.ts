@@ -33,7 +33,7 @@ describe('8. outputs are replaced atomically', () => {
     const out = tmp('atomic');
     expect(animcore(['resample', WAVE, '--fps', '10', '--out', out]).status).toBe(0);
     const before = readFileSync(join(out, 'wave.glb'));
-    const r = animcore(['resample', WAVE, '--fps', '240', '--out', out, '--force'], 8);
+    const r = animcore(['resample', WAVE, '--fps', '240', '--tolerance', '0', '--out', out, '--force'], 8); // every baked key: a large file
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/FAILED .*wave\.nax3: EFBIG: the file is too large to write/);
     expect(readFileSync(join(out, 'wave.glb'))).toEqual(before);
@@ -45,7 +45,7 @@ describe('8. outputs are replaced atomically', () => {
     expect(animcore(['resample', WAVE, '--fps', '10', '--to', 'gltf', '--out', out]).status).toBe(0);
     const gltf = readFileSync(join(out, 'wave.gltf'));
     const bin = readFileSync(join(out, 'wave.bin'));
-    const r = animcore(['resample', WAVE, '--fps', '240', '--to', 'gltf', '--out', out, '--force'], 8); // the new .gltf fits, the .bin not
+    const r = animcore(['resample', WAVE, '--fps', '240', '--to', 'gltf', '--tolerance', '0', '--out', out, '--force'], 8); // the new .gltf fits, the .bin not
     expect(r.status).toBe(1);
     expect(readFileSync(join(out, 'wave.gltf'))).toEqual(gltf);
     expect(readFileSync(join(out, 'wave.bin'))).toEqual(bin);
@@ -169,7 +169,7 @@ describe('11–13', () => {
   it('12. a non-animcore error inside one file is a failed result with its stack; the batch goes on', async () => {
     const core = await createCore('simd');
     const out = tmp('bug');
-    const job = { input: 'bug.aaf', outputBase: join(out, 'bug'), outRoot: out, target: 'json' as const, fps: 30, force: false, protectedPaths: [], recorded: {}, maxInputBytes: 1e6, maxOutputBytes: 1e8 };
+    const job = { input: 'bug.aaf', outputBase: join(out, 'bug'), outRoot: out, target: 'json' as const, fps: 30, tolerance: 0, up: 'y' as const, scale: 1, force: false, protectedPaths: [], recorded: {}, maxInputBytes: 1e6, maxOutputBytes: 1e8 };
     writeFileSync(join(out, '..', 'bug.aaf'), 'x');
     const r = await convertFile(core, { ...job, input: join(out, '..', 'bug.aaf'), detected: { format: 'aaf', parsed: { kind: 'scene', scene: {} } } });
     expect(r).toMatchObject({ status: 'failed', errorName: 'TypeError', reason: expect.stringMatching(/^internal error \(a bug in animcore, please report it\): /) });

@@ -1,4 +1,4 @@
-import { AnimClip, type AnimCurve, AnimResource, type JointPose, type KeyedKeys, type Mesh, Skeleton, staticKeys } from '../../anim/index.js';
+import { AnimClip, type AnimCurve, AnimResource, type JointPose, type KeyedKeys, type Mesh, Skeleton, type SourceAxes, staticKeys } from '../../anim/index.js';
 import type { AafAnimation, AafAnimationObject, AafChannelName, AafKeys } from './animation.js';
 import { type AafHeader, formatNameText } from './header.js';
 import { AAF_ANIMATION_FORMAT } from './read-animation.js';
@@ -6,6 +6,12 @@ import { AAF_SCENE_FORMAT } from './read-scene.js';
 import { AAF_VERTEX_FLOATS, type AafScene, sceneVariantLabel } from './scene.js';
 import { aafSecondsPerUnit, type AafTimeOptions } from './time.js';
 import { quote } from '../text.js';
+
+/**
+ * The post does not state a coordinate system; the spec keeps file space (spec aaf.md §1). Taken
+ * as Y-up, right-handed — glTF's, so exports keep the values as stored (the teapot man stands along +Y).
+ */
+export const AAF_AXES: SourceAxes = { up: 'y', handedness: 'right', basis: 'not stated by the format, file space kept (spec aaf.md §1)' };
 
 export interface AafResourceOptions extends AafTimeOptions {
   /** Name of the clip. Default `animation` (the file has no clip name). */
@@ -44,7 +50,7 @@ export function aafAnimationToResource(anim: AafAnimation, options: AafResourceO
   }
   const targets = anim.objects.map((object) => ({ joint: object.name.text, rest: IDENTITY, object }));
   const clip = keyedClip(anim, targets, options, warnings);
-  return new AnimResource({ format: AAF_ANIMATION_FORMAT, clips: [clip], info: animationInfo(anim, options), warnings });
+  return new AnimResource({ format: AAF_ANIMATION_FORMAT, clips: [clip], info: animationInfo(anim, options), warnings, axes: AAF_AXES });
 }
 
 /**
@@ -105,7 +111,7 @@ export function aafSceneToResource(scene: AafScene, animation?: AafAnimation, op
       duplicateAnimationNames: [...duplicateAnimationNames],
     };
   }
-  return new AnimResource({ format: AAF_SCENE_FORMAT, clips: [clip], skeleton, meshes: sceneMeshes(scene), info, warnings });
+  return new AnimResource({ format: AAF_SCENE_FORMAT, clips: [clip], skeleton, meshes: sceneMeshes(scene), info, warnings, axes: AAF_AXES });
 }
 
 /** One mesh per surface: positions, uvw and normals split out of the 9-float vertices. */

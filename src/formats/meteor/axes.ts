@@ -1,3 +1,11 @@
+import type { SourceAxes } from '../../anim/index.js';
+
+/** File space (spec meteor.md §2): right-handed, Z-up, as 3ds Max exported it. */
+export const METEOR_FILE_AXES: SourceAxes = { up: 'z', handedness: 'right', basis: 'spec meteor.md §2, 3ds Max export verified against the skin' };
+
+/** After the game's y↔z mirror (`mirrorYZ`): Unity's Y-up, left-handed space (spec meteor.md §2). */
+export const METEOR_MIRRORED_AXES: SourceAxes = { up: 'y', handedness: 'left', basis: "spec meteor.md §2, the game's Unity conversion" };
+
 /**
  * File space → model conventions (spec meteor.md §2). Files are right-handed, Z-up, quaternions
  * stored w x y z; the model stores x y z w. With `mirrorYZ` the game's own Unity conversion is

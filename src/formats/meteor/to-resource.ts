@@ -1,6 +1,6 @@
 import { AnimClip, type AnimCurve, type AnimEvent, AnimResource, type SkinnedMesh } from '../../anim/index.js';
 import { FormatError } from '../../errors.js';
-import { type AxisOptions, position4, rotation4 } from './axes.js';
+import { type AxisOptions, METEOR_FILE_AXES, METEOR_MIRRORED_AXES, position4, rotation4 } from './axes.js';
 import { bncSkeleton } from './bnc-skeleton.js';
 import type { LoopWindow } from './loop-time.js';
 import { type AmbDocument, readAmb } from './read-amb.js';
@@ -100,6 +100,7 @@ export function openMeteorCharacter(files: MeteorCharacterFiles): AnimResource {
     skeleton,
     ...(skin && { skins: skin.map((s) => skinnedMesh(s, boneJoints, mirror)) }),
     warnings,
+    axes: mirror ? METEOR_MIRRORED_AXES : METEOR_FILE_AXES,
     info: {
       space: mirror ? 'y↔z mirrored (Unity, Y-up)' : 'file space (right-handed, Z-up)',
       bones: amb.boneCount,

@@ -1,8 +1,11 @@
-import { AnimClip, type AnimCurve, AnimResource, type CurveType, staticKeys, type StaticKeys, type UnityCurve } from '../../anim/index.js';
+import { AnimClip, type AnimCurve, AnimResource, type CurveType, type SourceAxes, staticKeys, type StaticKeys, type UnityCurve } from '../../anim/index.js';
 import type { MrtkPoseCurves, MrtkRecording } from './recording.js';
 import { TRACKED_HAND_JOINTS } from './tracked-hand-joint.js';
 
 const HANDS = ['left', 'right'] as const;
+
+/** MRTK records Unity world-space poses (spec mrtk.md §4): Unity is Y-up and left-handed, in metres (§3.1's thresholds). */
+export const MRTK_AXES: SourceAxes = { up: 'y', handedness: 'left', basis: 'Unity world space, spec mrtk.md §4' };
 
 function unityCurveOf(curveType: CurveType, joint: string, property: string, lanes: readonly UnityCurve[]): AnimCurve {
   return { curveType, target: { joint, property }, active: true, keys: { encoding: 'unity', lanes } };
@@ -78,6 +81,7 @@ export function mrtkToResource(recording: MrtkRecording, name = 'recording'): An
   return new AnimResource({
     format: 'mrtk',
     clips: [clip],
+    axes: MRTK_AXES,
     info: {
       version: `${recording.versionMajor}.${recording.versionMinor}`,
       hasCameraPose: recording.camera !== null,

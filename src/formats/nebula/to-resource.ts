@@ -1,9 +1,16 @@
 import { FormatError, type FormatErrorLocation } from '../../errors.js';
-import { AnimClip, AnimResource, CurveType, InfinityType, type AnimCurve, type AnimEvent } from '../../anim/index.js';
+import { AnimClip, AnimResource, CurveType, InfinityType, type AnimCurve, type AnimEvent, type SourceAxes } from '../../anim/index.js';
 import type { Nax2Document } from './nax2-document.js';
 import type { Nax3Clip, Nax3Document } from './nax3-document.js';
 import { describeBadValue, firstBadValue, MAX_FILE_VALUE } from '../value-range.js';
 import { clipNamesOf, toModelSkeleton, type NebulaSkeletonInput } from './skeleton-input.js';
+
+/**
+ * Nebula's space: right-handed (Nebula2 `nCamera2::UpdateProjInvProj` and Nebula3
+ * `CameraSetting::SetupPerspectiveFovRH` build right-handed projections, `perspFovRh`) and Y-up
+ * (the cameras' up vector; the fixtures' characters stand along +Y). The spec does not say.
+ */
+export const NEBULA_AXES: SourceAxes = { up: 'y', handedness: 'right', basis: 'right-handed projections of Nebula2 nCamera2 and Nebula3 CameraSetting, characters along +Y' };
 
 /** nax2 curve kinds by `curveIndex % 3` (N3's rule, spec nebula.md §1.6, §2.4). */
 const NAX2_KINDS: readonly CurveType[] = [CurveType.Translation, CurveType.Rotation, CurveType.Scale];
@@ -137,7 +144,7 @@ export function nax2ToResource(doc: Nax2Document, skeleton?: NebulaSkeletonInput
     metadataSize: doc.metadataSize,
   };
   if (format === 'nax2') info['byteOrder'] = 'little';
-  return new AnimResource({ format, clips, skeleton: skel, info, warnings: [...warnings] });
+  return new AnimResource({ format, clips, skeleton: skel, info, warnings: [...warnings], axes: NEBULA_AXES });
 }
 
 /**
@@ -228,6 +235,7 @@ export function nax3ToResource(doc: Nax3Document, skeleton?: NebulaSkeletonInput
     skeleton: skel,
     info: { byteOrder: doc.byteOrder, numClips: doc.clips.length, numKeys: doc.numKeys, keyDataOffset: doc.keyDataOffset },
     warnings: [...warnings],
+    axes: NEBULA_AXES,
   });
 }
 
