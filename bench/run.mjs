@@ -15,11 +15,12 @@ import blendLayers from './suites/blend-layers.mjs';
 import resampleBatch from './suites/resample-batch.mjs';
 import gltfPlayback from './suites/gltf-playback.mjs';
 import gltfResample from './suites/gltf-resample.mjs';
+import batchWalk from './suites/batch-walk.mjs';
 
 const quick = process.argv.includes('--quick');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt < 0 ? null : process.argv[onlyAt + 1];
-const suites = [sampleUniform, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, browserSampleMany];
+const suites = [sampleUniform, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, browserSampleMany, batchWalk];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),
@@ -33,15 +34,15 @@ for (const suite of suites) {
   for (const c of await suite({ cores, quick })) {
     if (only !== null && !c.name.startsWith(only)) continue;
     if (c.measure) {
-      // Measured elsewhere (a browser page): the case reports its own { median, spread } per contender.
+      // Measured elsewhere (a browser page, child processes): the case reports its own { median, spread } per contender.
       details[c.name] = await c.measure();
       results[c.name] = Object.fromEntries(Object.entries(details[c.name]).map(([k, v]) => [k, Math.round(v.median)]));
       const base = results[c.name]['threejs'];
-      console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, headless Chromium)`);
+      console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, ${c.where ?? 'headless Chromium'})`);
       console.table(
         Object.entries(details[c.name]).map(([contender, v]) => ({
           contender,
-          [`median ${c.unit}`]: `${(v.median / 1e6).toFixed(2)} M`,
+          [`median ${c.unit}`]: c.show ? c.show(v.median) : `${(v.median / 1e6).toFixed(2)} M`,
           spread: `±${(100 * v.spread).toFixed(1)}%`,
           '× three.js': base ? (v.median / base).toFixed(1) : '',
         })),
