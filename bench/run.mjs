@@ -18,11 +18,12 @@ import gltfResample from './suites/gltf-resample.mjs';
 import crowdCold from './suites/crowd-cold.mjs';
 import memory from './suites/memory.mjs';
 import sampleQuantized from './suites/sample-quantized.mjs';
+import batchWalk from './suites/batch-walk.mjs';
 
 const quick = process.argv.includes('--quick');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt < 0 ? null : process.argv[onlyAt + 1];
-const suites = [sampleUniform, sampleQuantized, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, crowdCold, memory, browserSampleMany];
+const suites = [sampleUniform, sampleQuantized, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, crowdCold, memory, browserSampleMany, batchWalk];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),
@@ -46,14 +47,14 @@ for (const suite of suites) {
       continue;
     }
     if (c.measure) {
-      // Measured by the case itself (a browser page; contenders interleaved): its own { median, spread } per contender.
+      // Measured by the case itself (a browser page, child processes; contenders interleaved): the case reports its own { median, spread } per contender.
       details[c.name] = await c.measure();
       results[c.name] = Object.fromEntries(Object.entries(details[c.name]).map(([k, v]) => [k, Math.round(v.median)]));
       console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, ${c.where ?? 'headless Chromium'})`);
       console.table(
         Object.entries(details[c.name]).map(([contender, v]) => ({
           contender,
-          [`median ${c.unit}`]: `${(v.median / 1e6).toFixed(2)} M`,
+          [`median ${c.unit}`]: c.show ? c.show(v.median) : `${(v.median / 1e6).toFixed(2)} M`,
           spread: `±${(100 * v.spread).toFixed(1)}%`,
           ...Object.fromEntries(
             [['× three.js', 'threejs'], ['× three.js-25', 'threejs-25']]

@@ -1,10 +1,12 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { UsageError } from '../errors.js';
+import { companionByName, fileName } from '../formats/companions.js';
+import type { FormatHandler } from '../formats/handler.js';
 import { planSet, type SetMember } from '../formats/open-files.js';
-import { type Detection, detectFormat } from '../formats/registry.js';
-import { isExpected, isFsError, reasonOf } from './errors.js';
+import { companionRoleOfName, type Detection, detectFormat, formatOfExtension } from '../formats/registry.js';
+import { codeOf, isExpected, isFsError, reasonOf } from './errors.js';
 import { readInputFile } from './read-input.js';
 
 /** One file of a batch: where it is and the sub-folder of `--out` its outputs go to. */
@@ -12,16 +14,37 @@ export interface BatchInput {
   path: string;
   /** Folder relative to the output folder (`''` for files named directly). */
   subfolder: string;
+  /** The path relative to its walk root, `/`-separated (`--shard` hashes it): see `WalkRecord.key`. */
+  key: string;
   /** The format the folder walk detected, handed to the conversion so the file is not detected (parsed) again. */
   detection?: Detection;
+  /** A walked file no format detects, whose extension is this format's: it is read as this format (and fails with the reader's reason). */
+  byExtension?: string;
+}
+
+/** A path of the batch that is no input: a problem or a skipped file. */
+interface WalkRecord {
+  path: string;
+  /**
+   * The path relative to the root it was reached from, `/`-separated: below a walked folder its
+   * path in the folder, below a glob's literal prefix its path there, for a path named directly
+   * its file name. The same path its outputs get under `--out`; `--shard` hashes it.
+   */
+  key: string;
+  reason: string;
 }
 
 /** A path of the batch that cannot be an input (a FIFO, a link cycle, an empty folder …), and why. */
-export interface BatchProblem {
-  path: string;
-  reason: string;
+export interface BatchProblem extends WalkRecord {
   /** The error's name or file-system code. */
   errorName: string;
+  /** Machine-readable: `codeOf` the error. */
+  code: string;
+}
+
+/** A file met in a walked folder that is no input of its own, and why (`SkipCode`). */
+export interface BatchSkip extends WalkRecord {
+  code: 'companion' | 'unused-companion' | 'unknown-extension';
 }
 
 /** What the paths of a batch expand to. */
@@ -29,51 +52,55 @@ export interface BatchInputs {
   inputs: BatchInput[];
   /** Paths reported as failed without being converted. */
   problems: BatchProblem[];
-  /** Files in the given folders that are companions or no animation (not processed on their own). */
-  ignored: number;
+  /** Files in the given folders that are no input: companions, companion files no animation takes, files of no format animcore reads. */
+  skipped: BatchSkip[];
   /** Absolute paths of every file met while expanding (inputs, companions, other files): never written. */
   protectedPaths: Set<string>;
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
+/** `path` relative to `root`, `/`-separated on every OS. */
+function keyOf(root: string, path: string): string {
+  return relative(root, path).split(sep).join('/');
+}
+
 /**
  * Expands the paths of `animcore resample`: a file is taken as named (its format is checked when
- * it is opened); a folder is walked recursively in name order, keeping the files some format
- * detects by content and that are no companion of another file of their folder (`planSet`: an AAF
- * animation beside its scene, Meteor's `character.amb`), their sub-folders mirrored; a path
- * that does not exist but holds glob characters is expanded with `tinyglobby` (files only, as
- * named: no companion filtering), the matches' sub-folders below the pattern's literal prefix
- * mirrored. A file reached twice is processed once. Files are read for detection with
- * `readInputFile` (regular files up to `maxInputBytes`). What cannot be an input is reported for
- * its path in `problems` and the walk goes on: a FIFO or device, a file over the limit, a broken
- * or self-referencing link, a link back to a folder already walked (a cycle), a given folder
- * without any file of a supported format.
+ * it is opened); a folder is walked recursively in name order (`classifyFolder` decides which of
+ * its files are inputs), their sub-folders mirrored; a path that does not exist but holds glob
+ * characters is expanded with `tinyglobby` (files only, as named: no companion filtering), the
+ * matches' sub-folders below the pattern's literal prefix mirrored. A file reached twice is
+ * processed once. Files are read for detection with `readInputFile` (regular files up to
+ * `maxInputBytes`). What cannot be an input is reported for its path in `problems` and the walk
+ * goes on: a FIFO or device, a file over the limit, a broken or self-referencing link, a link back
+ * to a folder already walked (a cycle), a given folder without any file of a supported format.
+ * `companions` (roles given with options) are taken by every input, so files beside them are not.
  * @throws UsageError for a path that does not exist, or a glob that matches no file
  */
-export async function expandInputs(paths: readonly string[], maxInputBytes: number): Promise<BatchInputs> {
+export async function expandInputs(paths: readonly string[], maxInputBytes: number, companions: Readonly<Record<string, string>> = {}): Promise<BatchInputs> {
   const inputs: BatchInput[] = [];
   const problems: BatchProblem[] = [];
+  const skipped: BatchSkip[] = [];
   const seen = new Set<string>();
   const walked = new Set<string>();
   const protectedPaths = new Set<string>();
-  let ignored = 0;
-  const problem = (path: string, e: unknown) => {
+  const problem = (path: string, key: string, e: unknown) => {
     if (!isExpected(e)) throw e;
-    problems.push({ path, reason: reasonOf(e, path), errorName: isFsError(e) ? e.code! : (e as Error).name });
+    problems.push({ path, key, reason: reasonOf(e, path), errorName: isFsError(e) ? e.code! : (e as Error).name, code: codeOf(e) });
   };
-  const add = (path: string, subfolder: string, detection?: Detection) => {
-    const abs = resolve(path);
+  const add = (input: BatchInput) => {
+    const abs = resolve(input.path);
     protectedPaths.add(abs);
     if (seen.has(abs)) return;
     seen.add(abs);
-    inputs.push({ path, subfolder, ...(detection && { detection }) });
+    inputs.push(input);
   };
   /** Walks `dir`; returns how many inputs it and its sub-folders gave. */
   const walk = (root: string, dir: string): number => {
     const real = realpathSync(dir);
     if (walked.has(real)) {
-      problems.push({ path: dir, reason: `a folder already walked (a symbolic link cycle, to ${real})`, errorName: 'ELOOP' });
+      problems.push({ path: dir, key: keyOf(root, dir), reason: `a folder already walked (a symbolic link cycle, to ${real})`, errorName: 'ELOOP', code: 'ELOOP' });
       return 0;
     }
     walked.add(real);
@@ -82,7 +109,7 @@ export async function expandInputs(paths: readonly string[], maxInputBytes: numb
     try {
       entries = readdirSync(dir).sort().map((e) => join(dir, e));
     } catch (e) {
-      problem(dir, e);
+      problem(dir, keyOf(root, dir), e);
       return 0;
     }
     const folders = new Set<string>();
@@ -96,16 +123,15 @@ export async function expandInputs(paths: readonly string[], maxInputBytes: numb
         protectedPaths.add(resolve(path));
         members.push({ name: path, detection: detectFormat(readInputFile(path, maxInputBytes), path) });
       } catch (e) {
-        problem(path, e);
+        problem(path, keyOf(root, path), e);
       }
     }
-    const plan = planSet(members);
-    ignored += plan.companions.length + plan.undetected.length;
-    const mains = new Map(plan.mains.map((m) => [m.name, m.detection!]));
+    const kinds = classifyFolder(members, companions);
     for (const path of entries) {
-      const detection = mains.get(path);
-      if (detection) add(path, relative(root, dir), detection);
-      else if (folders.has(path)) walk(root, path);
+      const kind = kinds.get(path);
+      if (folders.has(path)) walk(root, path);
+      else if (kind?.input) add({ path, subfolder: relative(root, dir), key: keyOf(root, path), ...kind.input });
+      else if (kind?.skip) skipped.push({ path, key: keyOf(root, path), ...kind.skip });
     }
     return inputs.length - before;
   };
@@ -121,12 +147,12 @@ export async function expandInputs(paths: readonly string[], maxInputBytes: numb
       try {
         isFolder = statSync(p).isDirectory();
       } catch (e) {
-        problem(p, e); // a broken or self-referencing link exists, but is no file
+        problem(p, basename(p), e); // a broken or self-referencing link exists, but is no file
         continue;
       }
-      if (!isFolder) add(p, '');
+      if (!isFolder) add({ path: p, subfolder: '', key: basename(p) });
       else if (walk(p, p) === 0 && !problems.some((x) => x.path.startsWith(p))) {
-        problems.push({ path: p, reason: 'a folder with no file of a supported format (files are detected by content)', errorName: 'UsageError' });
+        problems.push({ path: p, key: basename(resolve(p)), reason: 'a folder with no file of a supported format (files are detected by content)', errorName: 'UsageError', code: 'UsageError' });
       }
       continue;
     }
@@ -134,9 +160,72 @@ export async function expandInputs(paths: readonly string[], maxInputBytes: numb
     const base = literalPrefix(p);
     const matches = await glob(p, { onlyFiles: true, expandDirectories: false });
     if (matches.length === 0) throw new UsageError(`${p}: no file matches`);
-    for (const m of matches.sort()) add(m, relative(base, dirname(m)));
+    for (const m of matches.sort()) add({ path: m, subfolder: relative(base, dirname(m)), key: keyOf(base, m) });
   }
-  return { inputs, problems, ignored, protectedPaths };
+  return { inputs, problems, skipped, protectedPaths };
+}
+
+/** What `classifyFolder` decides for one file: an input (detected, or read by its extension) or a skip. */
+interface FileKind {
+  input?: Pick<BatchInput, 'detection' | 'byExtension'>;
+  skip?: Pick<BatchSkip, 'code' | 'reason'>;
+}
+
+/**
+ * Which files of one folder are inputs, so that none is lost silently (issue 20):
+ * - inputs: the detected files that are no other's companion (`planSet`: an AAF animation beside
+ *   its scene, Meteor's `character.amb`), then the files no format detects whose extension is a
+ *   format's own (`formatOfExtension`: a garbage, truncated or empty `x.nax3`), which are read as
+ *   that format and so end converted or failed with the reader's reason — unless an input takes
+ *   them as a companion by name (a broken `x.anim.aaf` beside `x.scene.aaf` fails its scene);
+ * - skipped `companion`: a file an input takes by name (`companionByName`) or names in its
+ *   content (`FormatHandler.references`: a `.gltf`'s `.bin` buffers and images), or a file of a
+ *   companion kind (`companionRoleOfName`: `.n2`, `.bnc` …) when an input of the folder finds none
+ *   of its name for that role and pairs it by content when it opens (its notes say which file);
+ * - skipped `unused-companion`: a file of a companion kind that no input of the folder takes;
+ * - skipped `unknown-extension`: any other file (no format animcore reads has its extension).
+ * Roles given with options (`given`) are filled for every input, so no file of the folder fills
+ * them, and a detected file that `planSet` took for a companion of that role is an input itself.
+ */
+function classifyFolder(members: readonly SetMember[], given: Readonly<Record<string, string>>): Map<string, FileKind> {
+  const kinds = new Map<string, FileKind>();
+  const names = members.map((m) => fileName(m.name));
+  const claims = new Map<string, { by: string; role: string }>(); // lower-case file name → the input that takes it by name
+  const byContent = new Set<string>(); // roles an input pairs by content (none of its name beside it)
+  const claim = (path: string, handler: FormatHandler, detection?: Detection) => {
+    for (const c of handler.companions) {
+      if (given[c.role] !== undefined) continue;
+      const name = companionByName(handler, c.role, path, names)?.toLowerCase();
+      if (name === undefined) {
+        if (c.byContent) byContent.add(c.role);
+      } else if (!claims.has(name)) claims.set(name, { by: fileName(path), role: c.role });
+    }
+    for (const name of (detection && handler.references?.(detection.detected.parsed)) ?? []) {
+      if (!claims.has(name.toLowerCase())) claims.set(name.toLowerCase(), { by: fileName(path), role: 'a file it names' });
+    }
+  };
+  const plan = planSet(members);
+  for (const m of plan.mains) {
+    kinds.set(m.name, { input: { detection: m.detection! } });
+    claim(m.name, m.detection!.handler, m.detection!);
+  }
+  // A detected file planSet left as a companion that no input takes (its role given with an option) is an input of its own.
+  const rest = [...plan.companions, ...plan.undetected].filter((m) => !claims.has(fileName(m.name).toLowerCase()));
+  for (const m of rest) {
+    const handler = m.detection?.handler ?? formatOfExtension(m.name);
+    if (handler !== undefined) kinds.set(m.name, { input: m.detection ? { detection: m.detection } : { byExtension: handler.id } });
+  }
+  for (const m of rest) if (kinds.has(m.name)) claim(m.name, m.detection?.handler ?? formatOfExtension(m.name)!, m.detection ?? undefined);
+  for (const m of members) {
+    if (kinds.has(m.name)) continue;
+    const taken = claims.get(fileName(m.name).toLowerCase());
+    const role = companionRoleOfName(m.name);
+    if (taken) kinds.set(m.name, { skip: { code: 'companion', reason: `companion of ${taken.by} (${taken.role})` } });
+    else if (role && byContent.has(role.role)) kinds.set(m.name, { skip: { code: 'companion', reason: `a ${role.role} file (${role.description}), paired by content with an animation beside it (its notes say which), not converted on its own` } });
+    else if (role) kinds.set(m.name, { skip: { code: 'unused-companion', reason: `a ${role.role} file (${role.description}) that no animation beside it takes` } });
+    else kinds.set(m.name, { skip: { code: 'unknown-extension', reason: 'no format animcore reads has its extension, and none detects its content' } });
+  }
+  return kinds;
 }
 
 /** The folders of a glob pattern before its first segment with glob characters. */

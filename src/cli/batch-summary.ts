@@ -1,15 +1,17 @@
 import prettyBytes from 'pretty-bytes';
-import type { ConvertResult } from './convert-file.js';
+import { type ConvertResult, isWalkSkip } from './convert-file.js';
 
 /** Totals of a resample batch: `animcore resample --json` prints this object (documented in the README). */
 export interface BatchSummary {
-  /** Inputs of the batch (converted + skipped + failed). */
+  /** Inputs of the batch (converted + unchanged + skipped + failed). */
   files: number;
   converted: number;
+  /** Inputs an earlier run converted, with nothing changed since (`--resume`). */
+  unchanged: number;
   /** Inputs not converted because their output exists (no `--force`). */
   skipped: number;
   failed: number;
-  /** Files met in the given folders that are no input of their own (companions, skeletons, other files). */
+  /** Files met in the given folders that are no input of their own (companions, skeletons, files of no animation format). */
   ignored: number;
   clips: number;
   keysIn: number;
@@ -23,6 +25,8 @@ export interface BatchSummary {
   notes: { input: string; note: string }[];
   /** Keyframe reduction per clip (glb, gltf and json outputs): keys before and after, largest errors (lengths in output units, rotations in degrees). */
   reductions: ClipReductionLine[];
+  /** `i/n` when the batch converted one shard (`--shard`). */
+  shard?: string;
 }
 
 /** One clip's keyframe reduction in the summary. */
@@ -37,9 +41,15 @@ export interface ClipReductionLine {
 /** Per-clip lines the text summary prints before it gives only the totals and the worst clips (`--json` has them all). */
 const REDUCTION_LINES = 20;
 
-export function summarise(results: readonly ConvertResult[], ignored: number, seconds: number): BatchSummary {
-  const s: BatchSummary = { files: results.length, converted: 0, skipped: 0, failed: 0, ignored, clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, seconds, failures: [], skips: [], notes: [], reductions: [] };
+/** Totals of a batch's records (inputs, problems, and the walked files that are no input); clips, keys and bytes count converted and unchanged inputs. */
+export function summarise(results: readonly ConvertResult[], seconds: number): BatchSummary {
+  const s: BatchSummary = { files: 0, converted: 0, unchanged: 0, skipped: 0, failed: 0, ignored: 0, clips: 0, keysIn: 0, keysOut: 0, bytesIn: 0, bytesOut: 0, seconds, failures: [], skips: [], notes: [], reductions: [] };
   for (const r of results) {
+    if (isWalkSkip(r)) {
+      s.ignored++;
+      continue;
+    }
+    s.files++;
     if (r.status === 'failed') {
       s.failed++;
       s.failures.push({ input: r.input, reason: `${r.errorName}: ${r.reason}` });
@@ -47,7 +57,8 @@ export function summarise(results: readonly ConvertResult[], ignored: number, se
       s.skipped++;
       s.skips.push({ input: r.input, reason: r.reason ?? '' });
     } else {
-      s.converted++;
+      if (r.status === 'unchanged') s.unchanged++;
+      else s.converted++;
       for (const note of r.notes) s.notes.push({ input: r.input, note });
       for (const c of r.reductions) {
         const { translation, rotation, scale, other } = c.maxError;
@@ -69,9 +80,15 @@ export function summarise(results: readonly ConvertResult[], ignored: number, se
  */
 export function summaryText(s: BatchSummary, listed: boolean): string {
   const internal = s.failures.filter((f) => f.reason.includes('internal error (a bug')).length;
-  const counts = [`${s.converted} of ${s.files} converted`, `${s.failed} failed${internal > 0 ? ` (${internal} by an internal error: please report it)` : ''}`, ...(s.skipped > 0 ? [`${s.skipped} skipped (output exists)`] : [])];
+  const counts = [
+    `${s.converted} of ${s.files} converted`,
+    `${s.failed} failed${internal > 0 ? ` (${internal} by an internal error: please report it)` : ''}`,
+    ...(s.unchanged > 0 ? [`${s.unchanged} unchanged (--resume)`] : []),
+    ...(s.skipped > 0 ? [`${s.skipped} skipped (output exists)`] : []),
+  ];
   const lines = [
-    `files: ${counts.join(', ')}${s.ignored > 0 ? `; ${s.ignored} companion or other files in the folders not converted on their own` : ''}`,
+    ...(s.shard !== undefined ? [`shard: ${s.shard}`] : []),
+    `files: ${counts.join(', ')}${s.ignored > 0 ? `; ${s.ignored} companion or other files in the folders not converted on their own (--verbose or --report lists them)` : ''}`,
     `clips: ${s.clips}`,
     `keys: ${s.keysIn} in, ${s.keysOut} out`,
     `bytes: ${prettyBytes(s.bytesIn)} in, ${prettyBytes(s.bytesOut)} out`,

@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { AnimcoreError, UsageError } from '../errors.js';
+import { AnimcoreError, FormatError, UsageError } from '../errors.js';
 
 /** Plain words for the file-system errors a user meets (instead of `ENOENT: no such file or directory, open 'x'`). */
 const FS_REASONS: Record<string, string> = {
@@ -20,6 +20,12 @@ const FS_REASONS: Record<string, string> = {
 /** Whether `e` is a file-system error (`code` such as `ENOENT`). */
 export function isFsError(e: unknown): e is NodeJS.ErrnoException {
   return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && typeof (e as NodeJS.ErrnoException).syscall === 'string';
+}
+
+/** A short machine-readable code of `e`: a `FormatError`'s code (`truncated`, `bad-magic` …), a file-system code (`ENOENT`), else the error's name. */
+export function codeOf(e: unknown): string {
+  if (e instanceof FormatError || isFsError(e)) return e.code!;
+  return e instanceof Error ? e.name : 'Error';
 }
 
 /**

@@ -14,9 +14,27 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** The recorded outputs of `out`: absolute path → SHA-256 (the last line of a path wins); empty when there is no log. */
-export function readOutputLog(out: string): Map<string, string> {
-  const recorded = new Map<string, string>();
+/** A file and the SHA-256 of its bytes: an output as the log, `--report` and `--resume` know it, or an input read. */
+export interface HashedFile {
+  path: string;
+  sha256: string;
+}
+
+/** The SHA-256 of the file at `path` now, or undefined when it cannot be read (gone, no regular file). */
+export function currentSha256(path: string): string | undefined {
+  try {
+    return sha256(readInputFile(path, Number.POSITIVE_INFINITY));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The recorded outputs of `out`: absolute path → every SHA-256 recorded for it (a path is
+ * recorded once per write, before the file is put in place); empty when there is no log.
+ */
+export function readOutputLog(out: string): Map<string, string[]> {
+  const recorded = new Map<string, string[]>();
   let text: string;
   try {
     text = readFileSync(join(out, OUTPUT_LOG), 'utf8');
@@ -26,7 +44,11 @@ export function readOutputLog(out: string): Map<string, string> {
   for (const line of text.split('\n')) {
     try {
       const entry = JSON.parse(line) as { path?: unknown; sha256?: unknown };
-      if (typeof entry.path === 'string' && typeof entry.sha256 === 'string') recorded.set(join(out, entry.path), entry.sha256);
+      if (typeof entry.path !== 'string' || typeof entry.sha256 !== 'string') continue;
+      const path = join(out, entry.path);
+      const shas = recorded.get(path);
+      if (shas === undefined) recorded.set(path, [entry.sha256]);
+      else if (!shas.includes(entry.sha256)) shas.push(entry.sha256);
     } catch {
       // a line cut by a crash: that output is not known to be animcore's
     }
@@ -34,17 +56,19 @@ export function readOutputLog(out: string): Map<string, string> {
   return recorded;
 }
 
-/** Appends the outputs just written (one `write` per line: lines of parallel workers do not mix). */
-export function recordOutputs(out: string, files: readonly { path: string; bytes: Uint8Array }[]): void {
-  for (const f of files) appendFileSync(join(out, OUTPUT_LOG), `${JSON.stringify({ path: relative(out, f.path), sha256: sha256(f.bytes) })}\n`);
+/**
+ * Appends outputs about to be put in place (one `write` per line: lines of parallel workers and
+ * shards do not mix). Recorded before the files are placed, so a kill between the two never
+ * leaves an output of animcore's that the log does not know (a line without its file is harmless:
+ * only a file whose bytes match a recorded SHA-256 is taken as animcore's).
+ */
+export function recordOutputs(out: string, files: readonly HashedFile[]): void {
+  for (const f of files) appendFileSync(join(out, OUTPUT_LOG), `${JSON.stringify({ path: relative(out, f.path), sha256: f.sha256 })}\n`);
 }
 
-/** Whether the file at `path` is the output recorded with `recordedSha` (unchanged since animcore wrote it). */
-export function isEarlierOutput(path: string, recordedSha: string | undefined): boolean {
-  if (recordedSha === undefined) return false;
-  try {
-    return sha256(readInputFile(path, Number.POSITIVE_INFINITY)) === recordedSha;
-  } catch {
-    return false;
-  }
+/** Whether the file at `path` is an output recorded with one of `recordedShas` (unchanged since animcore wrote it). */
+export function isEarlierOutput(path: string, recordedShas: readonly string[] | undefined): boolean {
+  if (recordedShas === undefined) return false;
+  const now = currentSha256(path);
+  return now !== undefined && recordedShas.includes(now);
 }

@@ -2,18 +2,22 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { Piscina } from 'piscina';
+import { version } from '../../package.json';
 import { AnimCore } from '../core/index.js';
 import { UsageError } from '../errors.js';
 import { EXPORT_UPS, type ExportUp } from '../export/axis-conversion.js';
 import { DEFAULT_KEY_TOLERANCE, type ToleranceOption } from '../export/reduce-clip.js';
 import { expandInputs } from './batch-inputs.js';
 import { type BatchProgress, batchProgress, linePerFile, type Verbosity } from './batch-progress.js';
+import { type BatchReport, type ConversionOptions, conversionOptions, openReport, readResume } from './batch-report.js';
 import { type BatchSummary, summarise, summaryText } from './batch-summary.js';
-import { type ConvertJob, type ConvertResult, convertFile, notConverted } from './convert-file.js';
+import { type ConvertJob, type ConvertResult, convertFile, type EarlierConversion, notConverted } from './convert-file.js';
 import { makeFolder } from './make-folder.js';
 import { readOutputLog } from './output-log.js';
 import { addCompanionOptions, addFormatOption, addInputLimitOption, companionsOf, formatIdsHelp, maxInputBytes } from './common-options.js';
 import { checkOutputCollisions, outputBases, outputFiles, TARGETS, type Target } from './output-names.js';
+import { COMPLETION_INDEX_VARIABLE, parseShard, type Shard, shardFromEnvironment, shardOf, shardText } from './shard.js';
+import { removeStaleTemporaries } from './write-outputs.js';
 
 export interface ResampleCommandOptions {
   fps: number;
@@ -35,7 +39,16 @@ export interface ResampleCommandOptions {
   up: ExportUp;
   /** Factor on lengths (`--scale`). */
   scale: number;
+  /** Convert only this shard's inputs (`--shard i/n`, `--shard-count n` with `JOB_COMPLETION_INDEX`). */
+  shard?: Shard;
+  /** `--report FILE.jsonl`: a line per input as it finishes, then the summary. */
+  report?: string;
+  /** `--resume FILE.jsonl`: skip inputs a report says were converted, with nothing changed since. */
+  resume?: string;
 }
+
+/** Options of `ResampleCommandOptions` that do not change an output's bytes (left out of `ConversionOptions`). */
+const RUN_ONLY: readonly (keyof ResampleCommandOptions)[] = ['out', 'jobs', 'force', 'maxInputBytes', 'maxOutputBytes', 'shard', 'report', 'resume'];
 
 /**
  * The reduction `--tolerance` and `--angle-tolerance` (degrees) ask for: `--tolerance 0` alone
@@ -86,19 +99,23 @@ export function resampleCommand(): Command {
     .option('--dry-run', 'print what would be written where, and write nothing')
     .option('--json', 'print one JSON object: the summary (or, with --dry-run, the plan)')
     .addOption(new Option('--quiet', 'print only failures (on stderr)').conflicts('verbose'))
-    .option('--verbose', "a line per file even on a terminal, with each file's warnings")
+    .option('--verbose', "a line per file even on a terminal, with each file's warnings and the files of the folders that are no input")
     .option(
       '--max-output-mb <n>',
       'largest output of one input, in MiB, estimated before resampling (a longer file fails)',
       numberOption('max-output-mb', 'a number of MiB > 0', (n) => n > 0 && Number.isFinite(n)),
       DEFAULT_MAX_OUTPUT_MB,
-    );
+    )
+    .addOption(new Option('--shard <i/n>', 'convert only shard i of n (0 <= i < n): the inputs whose path below its walk root hashes to i').argParser(parseShard).conflicts('shardCount'))
+    .option('--shard-count <n>', `convert only shard $${COMPLETION_INDEX_VARIABLE} of n (a Kubernetes Indexed Job sets it in each pod)`)
+    .option('--report <file.jsonl>', 'write a JSON line per input as it finishes (status, reason, SHA-256 of input and outputs, counts, ms), then a summary line')
+    .option('--resume <file.jsonl>', 'skip inputs a report says were converted with these options, when the input, its companions and the outputs are unchanged; redo the rest');
   addFormatOption(command, 'skip detection and read every file as this format');
   addCompanionOptions(command);
   addInputLimitOption(command);
   command.addHelpText(
     'after',
-    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nAn input whose output exists is skipped (not failed) unless --force, which replaces only outputs of\nearlier runs (recorded in <out>/.animcore-outputs.jsonl), never an unrelated file of the same name.\nKeys are baked at --fps, then keyframe reduction drops the keys that interpolation between the kept\nones reproduces within --tolerance (translations, scales, weights; output units) and --angle-tolerance\n(rotations); --tolerance 0 writes every baked key. nax3 stores uniform keys, so it is not reduced.\nOutputs are in glTF's Y-up, right-handed axes (Meteor's Z-up and MRTK's left-handed Unity space are\nconverted; animcore info names a file's axes) unless --up z or --up source; --scale multiplies lengths.\nExit status: 0 when no file failed (skipped ones do not count), 1 when any failed, 2 for a usage error.\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample p0.amb --fps 30 --tolerance 0.01 --angle-tolerance 0.25 --scale 0.01 --out out\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out --dry-run`,
+    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nAn input whose output exists is skipped (not failed) unless --force, which replaces only outputs of\nearlier runs (recorded in <out>/.animcore-outputs.jsonl), never an unrelated file of the same name.\nKeys are baked at --fps, then keyframe reduction drops the keys that interpolation between the kept\nones reproduces within --tolerance (translations, scales, weights; output units) and --angle-tolerance\n(rotations); --tolerance 0 writes every baked key. nax3 stores uniform keys, so it is not reduced.\nOutputs are in glTF's Y-up, right-handed axes (Meteor's Z-up and MRTK's left-handed Unity space are\nconverted; animcore info names a file's axes) unless --up z or --up source; --scale multiplies lengths.\nExit status: 0 when no file failed (skipped ones do not count), 1 when any failed, 2 for a usage error.\n\nAt scale: every shard walks all inputs (collisions are decided over the whole set) and converts its own;\nthe shards' outputs together are those of one run. --resume with the report of a killed run redoes only what\ndid not finish (give the same file to --report and --resume).\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample p0.amb --fps 30 --tolerance 0.01 --angle-tolerance 0.25 --scale 0.01 --out out\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out --dry-run\n  animcore resample anims/ --fps 30 --out out --shard 2/8 --report shard-2.jsonl --resume shard-2.jsonl`,
   );
   return command.action(async (inputs: string[], raw: ResampleCliOptions) => {
     const options: ResampleCommandOptions = {
@@ -114,6 +131,9 @@ export function resampleCommand(): Command {
       tolerance: toleranceOf(raw.tolerance, raw.angleTolerance),
       up: raw.up,
       scale: raw.scale,
+      ...((raw.shard ?? raw.shardCount) !== undefined && { shard: raw.shard ?? shardFromEnvironment(raw.shardCount!, process.env) }),
+      ...(raw.report !== undefined && { report: raw.report }),
+      ...(raw.resume !== undefined && { resume: raw.resume }),
     };
     const verbosity: Verbosity = raw.quiet ? 'quiet' : raw.verbose ? 'verbose' : 'normal';
     const json = raw.json === true;
@@ -147,6 +167,10 @@ interface ResampleCliOptions extends Record<string, unknown> {
   quiet?: boolean;
   verbose?: boolean;
   maxOutputMb: number;
+  shard?: Shard;
+  shardCount?: string;
+  report?: string;
+  resume?: string;
 }
 
 /** One input of a `--dry-run`: the files it would write, and which of them exist already. */
@@ -162,38 +186,61 @@ function plannedLine(p: PlannedFile): string {
   return `${p.input} -> ${p.outputs.join(', ')}${note}`;
 }
 
-/**
- * The conversion jobs of a batch: inputs expanded (`expandInputs`), their outputs named
- * (`outputBases`) and checked for collisions before anything is written, and the paths that
- * cannot be inputs as failed records.
- * @throws UsageError when two inputs would write the same file
- */
-async function batchJobs(paths: readonly string[], options: ResampleCommandOptions): Promise<{ jobs: ConvertJob[]; problems: ConvertResult[]; ignored: number }> {
-  const { inputs, problems, ignored, protectedPaths } = await expandInputs(paths, options.maxInputBytes);
-  const bases = outputBases(inputs).map((b) => resolve(options.out, b));
-  checkOutputCollisions(inputs.map((i) => i.path), bases.map((b) => outputFiles(b, options.to)));
-  const recorded = readOutputLog(resolve(options.out));
-  const jobs = inputs.map((input, i): ConvertJob => ({
-    input: input.path,
-    outputBase: bases[i]!,
-    target: options.to,
-    fps: options.fps,
-    tolerance: options.tolerance,
-    up: options.up,
-    scale: options.scale,
-    force: options.force,
-    outRoot: resolve(options.out),
-    recorded: Object.fromEntries(outputFiles(bases[i]!, options.to).flatMap((f) => (recorded.has(f) ? [[f, recorded.get(f)!]] : []))),
-    maxInputBytes: options.maxInputBytes,
-    maxOutputBytes: options.maxOutputBytes,
-    protectedPaths: [...protectedPaths],
-    ...(options.format !== undefined ? { format: options.format } : input.detection && { detected: { format: input.detection.handler.id, ...input.detection.detected } }),
-    ...(options.companions !== undefined && { companions: options.companions }),
-  }));
-  return { jobs, problems: problems.map((p) => notConverted(p.path, 'failed', p.reason, p.errorName)), ignored };
+/** A batch as planned: this shard's conversion jobs and its records of paths that are no input. */
+interface BatchPlan {
+  jobs: ConvertJob[];
+  /** Problems (failed) and the walked files that are no input (skipped), of this shard. */
+  records: ConvertResult[];
+  options: ConversionOptions;
 }
 
-/** `--dry-run`: what each input would write, without reading or writing any file beyond the folder walk. */
+/**
+ * The conversion jobs of a batch: inputs expanded (`expandInputs`), their outputs named
+ * (`outputBases`) and checked for collisions over the whole input set before anything is
+ * written, then only the shard's inputs and records kept (`shardOf` their walk-relative path);
+ * with `resume`, each job carries what the report recorded for its input.
+ * @throws UsageError when two inputs would write the same file
+ */
+async function batchJobs(paths: readonly string[], options: ResampleCommandOptions): Promise<BatchPlan> {
+  const { inputs, problems, skipped, protectedPaths } = await expandInputs(paths, options.maxInputBytes, options.companions);
+  const bases = outputBases(inputs).map((b) => resolve(options.out, b));
+  checkOutputCollisions(inputs.map((i) => i.path), bases.map((b) => outputFiles(b, options.to)));
+  const mine = (key: string) => options.shard === undefined || shardOf(key, options.shard.count) === options.shard.index;
+  const conversion = conversionOptions(version, { ...options }, RUN_ONLY);
+  const earlier = options.resume === undefined ? new Map<string, EarlierConversion>() : readResume(options.resume, conversion);
+  const recorded = readOutputLog(resolve(options.out));
+  const jobs = inputs.flatMap((input, i): ConvertJob[] => {
+    if (!mine(input.key)) return [];
+    const before = earlier.get(resolve(input.path));
+    const targets = outputFiles(bases[i]!, options.to);
+    const known = (f: string) => [...(recorded.get(f) ?? []), ...(before?.outputs.filter((o) => resolve(o.path) === f).map((o) => o.sha256) ?? [])];
+    return [{
+      input: input.path,
+      outputBase: bases[i]!,
+      target: options.to,
+      fps: options.fps,
+      tolerance: options.tolerance,
+      up: options.up,
+      scale: options.scale,
+      force: options.force || options.resume !== undefined,
+      outRoot: resolve(options.out),
+      recorded: Object.fromEntries(targets.flatMap((f) => (known(f).length > 0 ? [[f, known(f)]] : []))),
+      maxInputBytes: options.maxInputBytes,
+      maxOutputBytes: options.maxOutputBytes,
+      protectedPaths: [...protectedPaths],
+      ...(options.format !== undefined ? { format: options.format } : input.detection ? { detected: { format: input.detection.handler.id, ...input.detection.detected } } : input.byExtension !== undefined && { byExtension: input.byExtension }),
+      ...(options.companions !== undefined && { companions: options.companions }),
+      ...(before !== undefined && { earlier: before }),
+    }];
+  });
+  const records = [
+    ...problems.filter((p) => mine(p.key)).map((p) => notConverted(p.path, 'failed', p.reason, p.code, p.errorName)),
+    ...skipped.filter((k) => mine(k.key)).map((k) => notConverted(k.path, 'skipped', k.reason, k.code)),
+  ];
+  return { jobs, records, options: conversion };
+}
+
+/** `--dry-run`: what each input (of the shard) would write, without reading or writing any file beyond the folder walk. */
 export async function planResample(paths: readonly string[], options: ResampleCommandOptions): Promise<PlannedFile[]> {
   const { jobs } = await batchJobs(paths, options);
   return jobs.map((job) => {
@@ -203,16 +250,36 @@ export async function planResample(paths: readonly string[], options: ResampleCo
 }
 
 /**
- * `animcore resample`: expands `paths` (`expandInputs`), converts every file (`convertFile`) on
- * the main thread or, with `jobs` > 1, on that many piscina worker threads, reports progress
- * (`progressFor(total)`), and returns the summary. One file's failure does not stop the batch.
+ * `--report FILE`, refused when it would be written over an input or an output of the batch.
+ * @throws UsageError naming the file it would replace
+ */
+function startReport(path: string, plan: BatchPlan): BatchReport {
+  const at = resolve(path);
+  const clash = plan.jobs.find((j) => resolve(j.input) === at || outputFiles(j.outputBase, j.target).includes(at));
+  if (clash) throw new UsageError(`--report ${path} would replace ${resolve(clash.input) === at ? 'an input' : `an output of ${clash.input}`}; choose another file`);
+  return openReport(path, plan.options);
+}
+
+/**
+ * `animcore resample`: expands `paths` (`expandInputs`), converts every file of the shard
+ * (`convertFile`) on the main thread or, with `jobs` > 1, on that many piscina worker threads,
+ * reports progress (`progressFor(total)`) and, with `report`, a line per file as it finishes, and
+ * returns the summary. One file's failure does not stop the batch. Temporary files a killed run
+ * left beside this run's outputs are removed first.
  */
 export async function runResample(paths: readonly string[], options: ResampleCommandOptions, progressFor: (total: number) => BatchProgress): Promise<BatchSummary> {
   const started = performance.now();
-  const { jobs, problems, ignored } = await batchJobs(paths, options);
+  const plan = await batchJobs(paths, options);
+  const { jobs, records } = plan;
   makeFolder(options.out);
-  const progress = progressFor(jobs.length + problems.length);
-  for (const p of problems) progress.done(p);
+  removeStaleTemporaries(jobs.flatMap((j) => outputFiles(j.outputBase, j.target)));
+  const report = options.report === undefined ? undefined : startReport(options.report, plan);
+  const progress = progressFor(jobs.length + records.length);
+  const finished = (r: ConvertResult) => {
+    report?.add(r);
+    progress.done(r);
+  };
+  records.forEach(finished);
   let results: ConvertResult[];
   try {
     if (options.jobs > 1) {
@@ -220,7 +287,7 @@ export async function runResample(paths: readonly string[], options: ResampleCom
       try {
         results = await Promise.all(jobs.map(async (job) => {
           const r = (await pool.run(job)) as ConvertResult;
-          progress.done(r);
+          finished(r);
           return r;
         }));
       } finally {
@@ -231,12 +298,15 @@ export async function runResample(paths: readonly string[], options: ResampleCom
       results = [];
       for (const job of jobs) {
         const r = await convertFile(core, job);
-        progress.done(r);
+        finished(r);
         results.push(r);
       }
     }
   } finally {
     progress.stop();
   }
-  return summarise([...problems, ...results], ignored, (performance.now() - started) / 1000);
+  const summary = summarise([...records, ...results], (performance.now() - started) / 1000);
+  const shard = options.shard === undefined ? undefined : shardText(options.shard);
+  report?.finish(summary, shard ?? null);
+  return shard === undefined ? summary : { ...summary, shard };
 }

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
@@ -8,9 +8,41 @@ export interface OutputFile {
   bytes: Uint8Array;
 }
 
-/** A temporary name beside `path` (same folder, so the rename into place is atomic). */
+/** A temporary name beside `path` (same folder, so the rename into place is atomic): `.<name>.<pid>-<8 hex digits>.tmp`. */
 function temporaryName(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** The target name of a `temporaryName`, or undefined for any other name. */
+function targetOfTemporary(name: string): string | undefined {
+  return /^\.(.+)\.\d+-[0-9a-f]{8}\.tmp$/.exec(name)?.[1];
+}
+
+/**
+ * Removes the temporary files that a killed run left beside `targets` (a SIGKILL skips the
+ * clean-up of `writeOutputsAtomically`), so that a re-run ends with the same files as a run that
+ * was never interrupted. Only temporaries of these targets are touched: another shard writing
+ * into the same folder never owns one of them (shards write disjoint outputs). One listing per folder.
+ */
+export function removeStaleTemporaries(targets: readonly string[]): void {
+  const byFolder = new Map<string, Set<string>>();
+  for (const t of targets) {
+    const names = byFolder.get(dirname(t)) ?? new Set<string>();
+    names.add(basename(t));
+    byFolder.set(dirname(t), names);
+  }
+  for (const [folder, names] of byFolder) {
+    let entries: string[];
+    try {
+      entries = readdirSync(folder);
+    } catch {
+      continue; // not made yet: nothing left there
+    }
+    for (const e of entries) {
+      const target = targetOfTemporary(e);
+      if (target !== undefined && names.has(target)) removeQuietly(join(folder, e));
+    }
+  }
 }
 
 function writeNew(path: string, bytes: Uint8Array): void {

@@ -59,12 +59,26 @@ export function companionByName(handler: FormatHandler, role: string, path: stri
   const self = fileName(path).toLowerCase();
   const base = baseName(handler, path);
   const wanted = [...spec.extensions.map((e) => base + e), ...(spec.names ?? [])].map((n) => n.toLowerCase());
+  const byLowerCase = lowerCaseIndex(names);
   for (const want of wanted) {
     if (want === self) continue;
-    const hit = names.find((n) => n.toLowerCase() === want);
+    const hit = byLowerCase.get(want);
     if (hit !== undefined) return hit;
   }
   return undefined;
+}
+
+/** Lower-case name → the first name of `names` that has it, made once per list (a folder walk asks for every file of a large folder). */
+const lowerCaseIndexes = new WeakMap<readonly string[], Map<string, string>>();
+
+function lowerCaseIndex(names: readonly string[]): Map<string, string> {
+  let index = lowerCaseIndexes.get(names);
+  if (index === undefined) {
+    index = new Map();
+    for (const n of names) if (!index.has(n.toLowerCase())) index.set(n.toLowerCase(), n);
+    lowerCaseIndexes.set(names, index);
+  }
+  return index;
 }
 
 /**

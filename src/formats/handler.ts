@@ -84,4 +84,10 @@ export interface FormatHandler<P = unknown> {
    * role. Never throws for bad bytes (false).
    */
   companionFits?(role: string, main: { path: string; bytes: Uint8Array; detected?: P }, candidate: Uint8Array): boolean;
+  /**
+   * The files beside the main file that it names and `open` reads through `sibling` (glTF
+   * buffers and images), from what detection parsed: a folder walk takes them as the main
+   * file's, not as files of their own. Paths relative to the main file's folder. Never throws.
+   */
+  references?(detected: P): readonly string[];
 }

@@ -100,13 +100,17 @@ export function planSet(members: readonly SetMember[]): SetPlan {
   const order = [...detected].sort(compareMembers);
   const position = new Map<SetMember, number>(order.map((m, i) => [m, i]));
   const names = members.map((m) => fileName(m.name));
+  const lower = new Map<SetMember, string>(members.map((m, i) => [m, names[i]!.toLowerCase()]));
   const claims = new Map<SetMember, Set<string>>();
+  const claimers = new Map<string, SetMember[]>(); // lower-case name → the members that claim it (a folder of thousands is walked in linear time)
   for (const m of detected) {
     const h = m.detection.handler;
-    claims.set(m, new Set(h.companions.map((c) => companionByName(h, c.role, m.name, names)?.toLowerCase()).filter((n): n is string => n !== undefined)));
+    const claimed = new Set(h.companions.map((c) => companionByName(h, c.role, m.name, names)?.toLowerCase()).filter((n): n is string => n !== undefined));
+    claims.set(m, claimed);
+    for (const n of claimed) claimers.set(n, [...(claimers.get(n) ?? []), m]);
   }
-  const claimedBy = (f: SetMember, g: SetMember) => claims.get(g)!.has(fileName(f.name).toLowerCase());
-  const isCompanion = (f: SetMember) => detected.some((g) => g !== f && claimedBy(f, g) && !(claimedBy(g, f) && position.get(f)! < position.get(g)!));
+  const claimedBy = (f: SetMember, g: SetMember) => claims.get(g)!.has(lower.get(f)!);
+  const isCompanion = (f: SetMember) => (claimers.get(lower.get(f)!) ?? []).some((g) => g !== f && !(claimedBy(g, f) && position.get(f)! < position.get(g)!));
   return {
     mains: order.filter((m) => !isCompanion(m)),
     companions: order.filter(isCompanion),

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { aafHandler } from './aaf/handler.js';
+import { fileName } from './companions.js';
 import { gltfHandler } from './gltf/handler.js';
 import type { CompanionRole, Detected, FormatHandler } from './handler.js';
 import { meteorHandler } from './meteor/handler.js';
@@ -49,4 +50,28 @@ export function companionRoles(): CompanionRole[] {
     byRole.set(c.role, seen ? { ...seen, description: `${seen.description}; ${c.description}` } : c);
   }
   return [...byRole.values()];
+}
+
+/** Whether the file name `name` ends with `ending` (case-insensitively) and has more before it. */
+function endsWithName(name: string, ending: string): boolean {
+  return name.length > ending.length && name.toLowerCase().endsWith(ending.toLowerCase());
+}
+
+/**
+ * The format whose own extensions `path` ends with (case-insensitively; the longest match), or
+ * undefined: what a file's name says it is, for a file that detection by content did not accept.
+ */
+export function formatOfExtension(path: string): FormatHandler | undefined {
+  const name = fileName(path);
+  let best: { handler: FormatHandler; length: number } | undefined;
+  for (const handler of FORMAT_HANDLERS) {
+    for (const e of handler.extensions) if (endsWithName(name, e) && e.length > (best?.length ?? 0)) best = { handler, length: e.length };
+  }
+  return best?.handler;
+}
+
+/** The companion role (`companionRoles`) whose extensions or fixed names `path`'s file name has, or undefined. */
+export function companionRoleOfName(path: string): CompanionRole | undefined {
+  const name = fileName(path);
+  return companionRoles().find((r) => r.extensions.some((e) => endsWithName(name, e)) || (r.names ?? []).some((n) => n.toLowerCase() === name.toLowerCase()));
 }

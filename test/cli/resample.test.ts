@@ -1,37 +1,14 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { animcore as run, CLI, tmp, tree } from '../helpers/cli.js';
 import { EXAMPLES_DIR } from '../helpers/export-inputs.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
-
 /** Runs the built `animcore` binary as a user would. */
-function animcore(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: ROOT });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const animcore = (...args: string[]) => run(args);
 
-/** Every file under `dir` as relative path → bytes. */
-function tree(dir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (d: string) => {
-    for (const e of readdirSync(d)) {
-      const p = join(d, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.set(relative(dir, p), readFileSync(p));
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-const tmp = (name: string) => mkdtempSync(join(tmpdir(), `animcore-${name}-`));
 const haveFixtures = existsSync(FIXTURES);
 if (!haveFixtures) {
   if (process.env.CI === 'true') throw new Error(`fixtures not found at ${FIXTURES}`);

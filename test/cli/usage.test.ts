@@ -126,9 +126,9 @@ describe('resample output modes', () => {
     expect(r.status).toBe(1);
     const s = JSON.parse(r.stdout);
     expect(Object.keys(s).sort()).toEqual(
-      ['bytesIn', 'bytesOut', 'clips', 'converted', 'failed', 'failures', 'files', 'ignored', 'keysIn', 'keysOut', 'notes', 'reductions', 'seconds', 'skipped', 'skips'].sort(),
+      ['bytesIn', 'bytesOut', 'clips', 'converted', 'failed', 'failures', 'files', 'ignored', 'keysIn', 'keysOut', 'notes', 'reductions', 'seconds', 'skipped', 'skips', 'unchanged'].sort(),
     );
-    expect(s).toMatchObject({ files: 4, converted: 3, failed: 1, skipped: 0, ignored: 1 });
+    expect(s).toMatchObject({ files: 4, converted: 3, failed: 1, skipped: 0, unchanged: 0, ignored: 1 });
     expect(s.failures).toEqual([{ input: join(dir, 'in', 'nebula', 'broken.nax3'), reason: expect.stringMatching(/^FormatError: nax3: .*\(at byte \d+\)$/) }]);
     expect(s.keysOut).toBeGreaterThan(0);
     // One keyframe-reduction record per converted clip, within the default tolerances (1e-4 units, 0.1°).

@@ -48,14 +48,21 @@ export function decodeDataUri(uri: string, pointer: string): Uint8Array {
   }
 }
 
+/** The relative file path a URI names (percent-escapes decoded), or why it names none (`data:` and other schemes, a bad escape). */
+export function uriPath(uri: string): { path: string } | { scheme: string } | { invalid: true } {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1];
+  if (scheme !== undefined) return { scheme };
+  try {
+    return { path: decodeURIComponent(uri) };
+  } catch {
+    return { invalid: true };
+  }
+}
+
 /** The file behind a relative URI (percent-escapes decoded), or undefined. */
 export async function readResourceUri(uri: string, pointer: string, readResource: GltfResourceReader | undefined): Promise<Uint8Array | undefined> {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(uri)) fail(pointer, `only relative file URIs and data: URIs are read, not "${uri}"`, 'bad-uri');
-  let path: string;
-  try {
-    path = decodeURIComponent(uri);
-  } catch {
-    fail(pointer, `"${uri}" is not a valid URI`, 'bad-uri');
-  }
-  return readResource === undefined ? undefined : await readResource(path);
+  const named = uriPath(uri);
+  if ('scheme' in named) fail(pointer, `only relative file URIs and data: URIs are read, not "${uri}"`, 'bad-uri');
+  if ('invalid' in named) fail(pointer, `"${uri}" is not a valid URI`, 'bad-uri');
+  return readResource === undefined ? undefined : await readResource(named.path);
 }
