@@ -45,7 +45,8 @@ describe('--report', () => {
       expect(l.clips).toBeGreaterThan(0);
       expect(l.keysOut).toBeGreaterThan(0);
       expect(l.ms).toBeGreaterThan(0);
-      expect(l.options).toEqual({ animcore: expect.any(String), companions: {}, fps: 30, to: 'gltf' });
+      expect(l.options).toEqual({ animcore: expect.any(String), companions: {}, fps: 30, scale: 1, to: 'gltf', tolerance: {}, up: 'y' });
+      expect(l.reductions.map((r) => r.clip)).toHaveLength(l.clips);
     }
     expect(by.get('nebula/broken.nax3')).toMatchObject({ status: 'failed', reason: { error: 'FormatError', code: 'truncated', message: expect.stringMatching(/^nax3: .*\(at byte \d+\)$/) }, outputs: [] });
     expect(by.get('mrtk/hand-wave.bin')).toMatchObject({ status: 'skipped', reason: { code: 'output-exists', message: expect.stringMatching(/hand-wave\.gltf exists/) } });
@@ -53,7 +54,7 @@ describe('--report', () => {
     expect(by.get('notes.md')).toMatchObject({ status: 'skipped', reason: { code: 'unknown-extension' } });
 
     const { seconds: _, ...totals } = JSON.parse(r.stdout);
-    expect(summary).toMatchObject({ ...Object.fromEntries(Object.entries(totals).filter(([k]) => !['failures', 'skips', 'notes'].includes(k))), shard: null });
+    expect(summary).toMatchObject({ ...Object.fromEntries(Object.entries(totals).filter(([k]) => !['failures', 'skips', 'notes', 'reductions'].includes(k))), shard: null });
     expect(summary).toMatchObject({ files: 4, converted: 2, failed: 1, skipped: 1, ignored: 2 });
     const converted = lines.filter((l) => l.status === 'converted');
     for (const k of ['clips', 'keysIn', 'keysOut', 'bytesIn', 'bytesOut'] as const) expect(summary[k]).toBe(converted.reduce((n, l) => n + l[k], 0));
