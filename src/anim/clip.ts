@@ -93,6 +93,16 @@ export class AnimClip {
     this.metadata = init.metadata ?? {};
   }
 
+  /**
+   * This clip (name, key grid, duration, infinity, rotation, events, metadata) over other curves,
+   * as a conversion of its keys makes it.
+   * @throws UsageError as the constructor does
+   */
+  withCurves(curves: AnimCurve[]): AnimClip {
+    const { name, keyCount, keyDuration, duration, preInfinity, postInfinity, rotation, metadata } = this;
+    return new AnimClip({ name, curves, keyCount, keyDuration, duration, preInfinity, postInfinity, rotation, events: [...this.events], metadata });
+  }
+
   private storedKeys: number | undefined;
 
   /**

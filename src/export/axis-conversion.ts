@@ -1,5 +1,5 @@
 import {
-  AnimClip,
+  type AnimClip,
   type AnimCurve,
   AnimResource,
   type CurveKeys,
@@ -185,17 +185,7 @@ export function convertClip(clip: AnimClip, c: AxisConversion): AnimClip {
     const map = laneMap(c, curve.curveType);
     return map ? { ...curve, keys: convertKeys(curve.keys, map) } : curve;
   });
-  return new AnimClip({
-    name: clip.name,
-    curves,
-    keyCount: clip.keyCount,
-    keyDuration: clip.keyDuration,
-    duration: clip.duration,
-    preInfinity: clip.preInfinity,
-    postInfinity: clip.postInfinity,
-    events: [...clip.events],
-    metadata: clip.metadata,
-  });
+  return clip.withCurves(curves);
 }
 
 function vector(c: AxisConversion, v: ArrayLike<number>, i: number, factor: number): [number, number, number] {

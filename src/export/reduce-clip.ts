@@ -1,4 +1,4 @@
-import { AnimClip, type AnimCurve, type CurveType, type ReduceTrack } from '../anim/index.js';
+import { type AnimClip, type AnimCurve, type CurveType, type ReduceTrack } from '../anim/index.js';
 import { reduceKeys, type RuntimeOwner } from '../core/index.js';
 import { UsageError } from '../errors.js';
 import { curveTrack } from './curve-track.js';
@@ -124,16 +124,6 @@ export function reduceClip(core: RuntimeOwner, clip: AnimClip, tolerance: KeyTol
     });
     return { ...curve, keys: { encoding: 'keyed', times, values } };
   });
-  const out = new AnimClip({
-    name: clip.name,
-    curves,
-    keyCount: clip.keyCount,
-    keyDuration: clip.keyDuration,
-    duration: clip.duration,
-    preInfinity: clip.preInfinity,
-    postInfinity: clip.postInfinity,
-    events: [...clip.events],
-    metadata: clip.metadata,
-  });
+  const out = clip.withCurves(curves);
   return { clip: out, reduction: { clip: clip.name, keysIn, keysOut, maxError } };
 }

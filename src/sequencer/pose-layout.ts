@@ -1,5 +1,5 @@
 import type { AnimCore } from '../core/index.js';
-import { AnimClip, type AnimCurve, AnimResource, bindJoints, type CurveType, JOINT_PROPERTIES, type JointBinding, restValue, type Skeleton, staticKeys } from '../anim/index.js';
+import { type AnimClip, type AnimCurve, AnimResource, bindJoints, type CurveType, JOINT_PROPERTIES, type JointBinding, restValue, type Skeleton, staticKeys } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { checkNumber } from './checks.js';
 
@@ -180,7 +180,7 @@ export class PoseLayout {
         );
       });
       // Every field of the clip (duration, infinity, its default rotation, events, metadata …) but the curves.
-      laid = new AnimClip({ ...clip, curves, events: [...clip.events] });
+      laid = clip.withCurves(curves);
       this.laid.set(clip, laid);
     }
     return laid;
