@@ -15,7 +15,7 @@ function clipOf(curves: AnimCurve[]): AnimClip {
     preInfinity: InfinityType.Cycle,
     postInfinity: InfinityType.Constant,
     rotation: 'slerp',
-    events: [{ time: 1, name: 'step' }],
+    events: [{ time: 1, name: 'step', category: '' }],
     metadata: { index: 3 },
   });
 }
