@@ -100,7 +100,7 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
     if (output == OUTPUT_SAMPLES) continue;
     const m = matrices + i * j * 64;
     // A blend result is read whole (see localToModel); a clip's samples by their counts.
-    const modelCounts = layerCount > 0 ? 0 : k;
+    const modelCounts: usize = layerCount > 0 ? 0 : k;
     if (output == OUTPUT_MODEL) {
       localToModel(job, s, modelCounts, m);
       continue;
