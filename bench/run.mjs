@@ -32,9 +32,12 @@ const cores = {
 
 const results = {};
 const details = {};
+// Wall-clock seconds per suite (set-up included), so a slow `--quick` run shows where its time goes.
+const seconds = {};
 for (const suite of suites) {
   // A suite that is slow to set up names its cases (`suite.cases`), so `--only` can skip it whole.
   if (only !== null && suite.cases && !suite.cases.some((name) => name.startsWith(only))) continue;
+  const suiteStarted = performance.now();
   // A suite returns its cases (or a Promise of them, when it reads files first).
   for (const c of await suite({ cores, quick })) {
     if (only !== null && !c.name.startsWith(only)) continue;
@@ -95,8 +98,10 @@ for (const suite of suites) {
     console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, Node ${process.version})`);
     console.table(rows);
   }
+  seconds[suite.name] = Math.round((performance.now() - suiteStarted) / 100) / 10;
+  console.log(`(${suite.name}: ${seconds[suite.name]} s)`);
 }
 if (only !== null) process.exit(0);
 writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
-writeFileSync(new URL('./results-detail.json', import.meta.url), JSON.stringify({ node: process.version, quick, details }, null, 2) + '\n');
+writeFileSync(new URL('./results-detail.json', import.meta.url), JSON.stringify({ node: process.version, quick, seconds, details }, null, 2) + '\n');
 console.log('\nwrote bench/results.json');
