@@ -15,6 +15,7 @@ import blendLayers from './suites/blend-layers.mjs';
 import resampleBatch from './suites/resample-batch.mjs';
 import gltfPlayback from './suites/gltf-playback.mjs';
 import gltfResample from './suites/gltf-resample.mjs';
+import reduceBatch from './suites/reduce-batch.mjs';
 import crowdCold from './suites/crowd-cold.mjs';
 import memory from './suites/memory.mjs';
 import sampleQuantized from './suites/sample-quantized.mjs';
@@ -23,7 +24,7 @@ import batchWalk from './suites/batch-walk.mjs';
 const quick = process.argv.includes('--quick');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt < 0 ? null : process.argv[onlyAt + 1];
-const suites = [sampleUniform, sampleQuantized, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, crowdCold, memory, browserSampleMany, batchWalk];
+const suites = [sampleUniform, sampleQuantized, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, reduceBatch, crowdCold, memory, browserSampleMany, batchWalk];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),

@@ -2,40 +2,10 @@
 // `animcore resample` does — joint samples of output per second (every target joint of every output
 // key) and input MB/s; resample-batch-uniform: only the sources with uniform keys. animcore-* run `resample` as the exporter does (without the
 // deviation measurement); reference-ts samples the same key times with `referenceSample` in a loop.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { detectFormat, openFile, planSet, referenceSample, resample } from '../../dist/index.js';
+import { referenceSample, resample } from '../../dist/index.js';
+import { openAll } from '../inputs.mjs';
 
 const FPS = 60;
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const fixtures = process.env.ANIMCORE_FIXTURES ?? join(root, '..', 'shared', 'fixtures');
-
-function files(dir) {
-  try {
-    return readdirSync(dir).sort().flatMap((e) => (statSync(join(dir, e)).isDirectory() ? files(join(dir, e)) : [join(dir, e)]));
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Every file that opens on its own (`planSet`, as the CLI's folder walk decides: an AAF animation
- * beside its scene and Meteor's shared character.amb are companions), opened with its companions.
- */
-async function openAll() {
-  const out = [];
-  for (const dir of [...new Set([...files(fixtures), ...files(join(root, 'examples'))].map((p) => dirname(p)))]) {
-    const members = readdirSync(dir)
-      .filter((e) => statSync(join(dir, e)).isFile())
-      .map((name) => ({ name, detection: detectFormat(new Uint8Array(readFileSync(join(dir, name))), name) }));
-    for (const { name } of planSet(members).mains) {
-      const path = join(dir, name);
-      out.push({ bytes: statSync(path).size, resource: (await openFile(path)).resource });
-    }
-  }
-  return out;
-}
 
 export default async function resampleBatch({ cores }) {
   const opened = await openAll();
