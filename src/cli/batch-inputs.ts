@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { UsageError } from '../errors.js';
 import { companionByName, fileName } from '../formats/companions.js';
@@ -96,28 +96,31 @@ export async function expandInputs(paths: readonly string[], maxInputBytes: numb
     seen.add(abs);
     inputs.push(input);
   };
-  /** Walks `dir`; returns how many inputs it and its sub-folders gave. */
-  const walk = (root: string, dir: string): number => {
+  /**
+   * Lists and detects `dir` and its sub-folders (first pass): what is found is classified only
+   * once every walked folder is known, because a file's document may name files anywhere
+   * (a glTF's `textures/skin.png`, `../shared.bin`).
+   */
+  const list = (root: string, dir: string): WalkedFolder | undefined => {
     const real = realpathSync(dir);
     if (walked.has(real)) {
       problems.push({ path: dir, key: keyOf(root, dir), reason: `a folder already walked (a symbolic link cycle, to ${real})`, errorName: 'ELOOP', code: 'ELOOP' });
-      return 0;
+      return undefined;
     }
     walked.add(real);
-    const before = inputs.length;
     let entries: string[];
     try {
       entries = readdirSync(dir).sort().map((e) => join(dir, e));
     } catch (e) {
       problem(dir, keyOf(root, dir), e);
-      return 0;
+      return undefined;
     }
-    const folders = new Set<string>();
+    const folders = new Map<string, WalkedFolder | undefined>();
     const members: SetMember[] = [];
     for (const path of entries) {
       try {
         if (statSync(path).isDirectory()) {
-          folders.add(path);
+          folders.set(path, list(root, path));
           continue;
         }
         protectedPaths.add(resolve(path));
@@ -126,15 +129,24 @@ export async function expandInputs(paths: readonly string[], maxInputBytes: numb
         problem(path, keyOf(root, path), e);
       }
     }
-    const kinds = classifyFolder(members, companions);
-    for (const path of entries) {
+    return { root, dir, entries, folders, members };
+  };
+  /** Classifies a listed folder and its sub-folders in name order (second pass); returns how many inputs they gave. */
+  const classify = (folder: WalkedFolder, named: ReadonlyMap<string, string>): number => {
+    const { root, dir } = folder;
+    const before = inputs.length;
+    const kinds = classifyFolder(folder.members, companions, named);
+    for (const path of folder.entries) {
       const kind = kinds.get(path);
-      if (folders.has(path)) walk(root, path);
+      const sub = folder.folders.get(path);
+      if (sub) classify(sub, named);
       else if (kind?.input) add({ path, subfolder: relative(root, dir), key: keyOf(root, path), ...kind.input });
       else if (kind?.skip) skipped.push({ path, key: keyOf(root, path), ...kind.skip });
     }
     return inputs.length - before;
   };
+  // In the order given (a file reached twice keeps its first place and sub-folder), folders classified once all are listed.
+  const steps: ({ input: BatchInput } | { root: string; folder: WalkedFolder | undefined })[] = [];
   for (const p of paths) {
     let exists = true;
     try {
@@ -150,17 +162,25 @@ export async function expandInputs(paths: readonly string[], maxInputBytes: numb
         problem(p, basename(p), e); // a broken or self-referencing link exists, but is no file
         continue;
       }
-      if (!isFolder) add({ path: p, subfolder: '', key: basename(p) });
-      else if (walk(p, p) === 0 && !problems.some((x) => x.path.startsWith(p))) {
-        problems.push({ path: p, key: basename(resolve(p)), reason: 'a folder with no file of a supported format (files are detected by content)', errorName: 'UsageError', code: 'UsageError' });
-      }
+      steps.push(isFolder ? { root: p, folder: list(p, p) } : { input: { path: p, subfolder: '', key: basename(p) } });
       continue;
     }
     if (!GLOB_CHARS.test(p)) throw new UsageError(`${p}: no such file or folder`);
     const base = literalPrefix(p);
     const matches = await glob(p, { onlyFiles: true, expandDirectories: false });
     if (matches.length === 0) throw new UsageError(`${p}: no file matches`);
-    for (const m of matches.sort()) add({ path: m, subfolder: relative(base, dirname(m)), key: keyOf(base, m) });
+    for (const m of matches.sort()) steps.push({ input: { path: m, subfolder: relative(base, dirname(m)), key: keyOf(base, m) } });
+  }
+  const named = namedFiles(steps.flatMap((step) => ('folder' in step && step.folder ? [step.folder] : [])));
+  for (const step of steps) {
+    if ('input' in step) {
+      add(step.input);
+      continue;
+    }
+    const p = step.root;
+    if ((step.folder ? classify(step.folder, named) : 0) === 0 && !problems.some((x) => x.path.startsWith(p))) {
+      problems.push({ path: p, key: basename(resolve(p)), reason: 'a folder with no file of a supported format (files are detected by content)', errorName: 'UsageError', code: 'UsageError' });
+    }
   }
   return { inputs, problems, skipped, protectedPaths };
 }
@@ -178,8 +198,9 @@ interface FileKind {
  *   format's own (`formatOfExtension`: a garbage, truncated or empty `x.nax3`), which are read as
  *   that format and so end converted or failed with the reader's reason — unless an input takes
  *   them as a companion by name (a broken `x.anim.aaf` beside `x.scene.aaf` fails its scene);
- * - skipped `companion`: a file an input takes by name (`companionByName`) or names in its
- *   content (`FormatHandler.references`: a `.gltf`'s `.bin` buffers and images), or a file of a
+ * - skipped `companion`: a file a walked document names in its content, in any folder (`named`,
+ *   from `namedFiles`: a `.gltf`'s `.bin` buffers and images — even a buffer MRTK's detection would
+ *   take for a recording), a file an input takes by name (`companionByName`), or a file of a
  *   companion kind (`companionRoleOfName`: `.n2`, `.bnc` …) when an input of the folder finds none
  *   of its name for that role and pairs it by content when it opens (its notes say which file);
  * - skipped `unused-companion`: a file of a companion kind that no input of the folder takes;
@@ -187,12 +208,13 @@ interface FileKind {
  * Roles given with options (`given`) are filled for every input, so no file of the folder fills
  * them, and a detected file that `planSet` took for a companion of that role is an input itself.
  */
-function classifyFolder(members: readonly SetMember[], given: Readonly<Record<string, string>>): Map<string, FileKind> {
+function classifyFolder(members: readonly SetMember[], given: Readonly<Record<string, string>>, named: ReadonlyMap<string, string>): Map<string, FileKind> {
   const kinds = new Map<string, FileKind>();
+  const namer = (m: SetMember) => named.get(resolve(m.name).toLowerCase());
   const names = members.map((m) => fileName(m.name));
   const claims = new Map<string, { by: string; role: string }>(); // lower-case file name → the input that takes it by name
   const byContent = new Set<string>(); // roles an input pairs by content (none of its name beside it)
-  const claim = (path: string, handler: FormatHandler, detection?: Detection) => {
+  const claim = (path: string, handler: FormatHandler) => {
     for (const c of handler.companions) {
       if (given[c.role] !== undefined) continue;
       const name = companionByName(handler, c.role, path, names)?.toLowerCase();
@@ -200,14 +222,16 @@ function classifyFolder(members: readonly SetMember[], given: Readonly<Record<st
         if (c.byContent) byContent.add(c.role);
       } else if (!claims.has(name)) claims.set(name, { by: fileName(path), role: c.role });
     }
-    for (const name of (detection && handler.references?.(detection.detected.parsed)) ?? []) {
-      if (!claims.has(name.toLowerCase())) claims.set(name.toLowerCase(), { by: fileName(path), role: 'a file it names' });
-    }
   };
-  const plan = planSet(members);
+  // A file a document names is that document's, whatever its own content says (an MRTK-like glTF buffer).
+  for (const m of members) {
+    const by = namer(m);
+    if (by !== undefined) kinds.set(m.name, { skip: { code: 'companion', reason: `companion of ${relative(dirname(resolve(m.name)), by)} (a file it names)` } });
+  }
+  const plan = planSet(members.filter((m) => !kinds.has(m.name)));
   for (const m of plan.mains) {
     kinds.set(m.name, { input: { detection: m.detection! } });
-    claim(m.name, m.detection!.handler, m.detection!);
+    claim(m.name, m.detection!.handler);
   }
   // A detected file planSet left as a companion that no input takes (its role given with an option) is an input of its own.
   const rest = [...plan.companions, ...plan.undetected].filter((m) => !claims.has(fileName(m.name).toLowerCase()));
@@ -215,7 +239,7 @@ function classifyFolder(members: readonly SetMember[], given: Readonly<Record<st
     const handler = m.detection?.handler ?? formatOfExtension(m.name);
     if (handler !== undefined) kinds.set(m.name, { input: m.detection ? { detection: m.detection } : { byExtension: handler.id } });
   }
-  for (const m of rest) if (kinds.has(m.name)) claim(m.name, m.detection?.handler ?? formatOfExtension(m.name)!, m.detection ?? undefined);
+  for (const m of rest) if (kinds.has(m.name)) claim(m.name, m.detection?.handler ?? formatOfExtension(m.name)!);
   for (const m of members) {
     if (kinds.has(m.name)) continue;
     const taken = claims.get(fileName(m.name).toLowerCase());
@@ -226,6 +250,39 @@ function classifyFolder(members: readonly SetMember[], given: Readonly<Record<st
     else kinds.set(m.name, { skip: { code: 'unknown-extension', reason: 'no format animcore reads has its extension, and none detects its content' } });
   }
   return kinds;
+}
+
+/** A folder listed by the walk's first pass: its entries in name order, its files detected, its sub-folders listed. */
+interface WalkedFolder {
+  root: string;
+  dir: string;
+  entries: string[];
+  /** Sub-folders by path (undefined: not listed, a problem says why). */
+  folders: Map<string, WalkedFolder | undefined>;
+  members: SetMember[];
+}
+
+/**
+ * The files that walked documents name (`FormatHandler.references`: a glTF's buffers and images,
+ * resolved against the document's folder as `openFile` reads them), by lower-case absolute path
+ * (names beside a document are matched case-insensitively), each with the first document that
+ * names it (absolute).
+ */
+function namedFiles(folders: readonly WalkedFolder[]): Map<string, string> {
+  const named = new Map<string, string>();
+  const visit = (folder: WalkedFolder) => {
+    for (const m of folder.members) {
+      const document = resolve(m.name);
+      for (const ref of (m.detection && m.detection.handler.references?.(m.detection.detected.parsed)) ?? []) {
+        if (isAbsolute(ref)) continue;
+        const path = resolve(dirname(document), ref).toLowerCase();
+        if (path !== document.toLowerCase() && !named.has(path)) named.set(path, document);
+      }
+    }
+    for (const sub of folder.folders.values()) if (sub) visit(sub);
+  };
+  for (const f of folders) visit(f);
+  return named;
 }
 
 /** The folders of a glob pattern before its first segment with glob characters. */

@@ -105,7 +105,7 @@ export function summaryText(s: BatchSummary, listed: boolean): string {
 
 /** `a.bc` with 3 significant digits, or 0. */
 function short(x: number): string {
-  return x === 0 ? '0' : x.toPrecision(3).replace(/\.?0+(e|$)/, '$1');
+  return String(Number(x.toPrecision(3))); // no trailing zeros after the point (100 stays 100)
 }
 
 function errorText(e: ClipReductionLine['maxError']): string {

@@ -10,6 +10,12 @@ export interface Folder {
   names(): readonly string[];
   /** Bytes of `name`, one of `names()`. */
   read(name: string): Uint8Array;
+  /**
+   * Bytes of a file by a relative path with folders (`textures/skin.png`, `../shared.bin`: a glTF
+   * names its buffers and images so), or undefined when there is none. Absent where files have no
+   * folders (a drop): such names are then not found.
+   */
+  readPath?(path: string): Uint8Array | undefined;
 }
 
 /** How a companion was found: given by the caller, beside the main file by name, or paired by content. */

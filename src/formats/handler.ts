@@ -46,7 +46,11 @@ export interface FormatInput<P = unknown> {
   readonly detected?: P;
   /** Companion files by role: given by the caller, else found beside the main file (`resolveCompanions`). */
   readonly companions: Readonly<Partial<Record<string, Uint8Array>>>;
-  /** Bytes of another file beside the main one by exact name (case-insensitive), for formats that reference files by name. */
+  /**
+   * Bytes of another file the main one names, for formats that reference files by name: a name
+   * beside it (case-insensitive), or a relative path with folders (`Folder.readPath`); undefined
+   * when there is none.
+   */
   sibling(name: string): Uint8Array | undefined;
 }
 

@@ -23,7 +23,9 @@ export interface OpenedFile extends OpenedFormatFile {
  * Node only (reads with `node:fs`): opens the file at `path` with `openFormatFile`, its format
  * detected by content (or `options.format`), its companions named by role in `options.companions`
  * (paths) or found beside it by name, case-insensitively, as the CLI finds them (`dir/p0.amb`
- * reads `dir/P0.bnc`, `dir/P0.pos`, and `dir/p0.skc`, `dir/character.amb` when present). The
+ * reads `dir/P0.bnc`, `dir/P0.pos`, and `dir/p0.skc`, `dir/character.amb` when present); files
+ * the input names by a relative path with folders (a glTF's `textures/skin.png`) are read from
+ * there. The
  * folder is listed only when a companion is looked for. `companions` of the result says which
  * files were used and where they came from.
  * @throws the file system's error when a file cannot be read; FormatError (code `unrecognised`)
@@ -33,11 +35,18 @@ export interface OpenedFile extends OpenedFormatFile {
 export async function openFile(path: string, options: OpenFileOptions = {}): Promise<OpenedFile> {
   // A computed specifier keeps browser bundlers from resolving node:fs for the whole library.
   const fsModule = 'node:fs';
+  const pathModule = 'node:path';
   const fs = (await import(/* @vite-ignore */ fsModule)) as typeof import('node:fs');
+  const { isAbsolute, join } = (await import(/* @vite-ignore */ pathModule)) as typeof import('node:path');
   const read = options.read ?? ((p: string) => new Uint8Array(fs.readFileSync(p)));
   const dir = path.slice(0, Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1); // '' or ending in a separator
   let names: string[] | undefined;
-  const folder: Folder = { names: () => (names ??= fs.readdirSync(dir || '.')), read: (name) => read(dir + name) };
+  const folder: Folder = {
+    names: () => (names ??= fs.readdirSync(dir || '.')),
+    read: (name) => read(dir + name),
+    // Relative paths only, as glTF's URIs are (an absolute one names no file of the set).
+    readPath: (rel) => (isAbsolute(rel) || !fs.existsSync(join(dir, rel)) ? undefined : read(join(dir, rel))),
+  };
   const companions = Object.fromEntries(Object.entries(options.companions ?? {}).map(([role, file]) => [role, { file, bytes: read(file) }]));
   const opened = await openFormatFile({ name: path, bytes: read(path) }, {
     folder,

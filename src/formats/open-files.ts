@@ -52,6 +52,7 @@ export async function openFormatFile(file: NamedBytes, options: OpenFormatFileOp
     ...(detected.parsed !== undefined && { detected: detected.parsed }),
     companions,
     sibling(name) {
+      if (/[\\/]/.test(name)) return options.folder?.readPath?.(name);
       const lower = name.toLowerCase();
       const hit = lower === self ? undefined : names.find((n) => n.toLowerCase() === lower);
       return hit === undefined ? undefined : options.folder!.read(hit);
