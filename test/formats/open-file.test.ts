@@ -2,8 +2,9 @@
 // given by role), over openFormatFile.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FormatError, openFile, openFileSet, UsageError } from 'animcore';
-import { readFileSync } from 'node:fs';
+import { FormatError, gltfSourceDocument, openFile, openFileSet, openGltf, UsageError } from 'animcore';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples');
@@ -30,6 +31,22 @@ describe('openFile', () => {
     const given = await openFile(fixturePath('meteor', 'p0.amb'), { companions: { skc: fixturePath('meteor', 'p0_300.skc') } });
     expect(given.companions.find((c) => c.role === 'skc')).toEqual({ role: 'skc', file: fixturePath('meteor', 'p0_300.skc'), how: 'given' });
     expect(given.resource.skins[0]!.positions.length).not.toBe(found.resource.skins[0]!.positions.length);
+  });
+
+  it.skipIf(!haveFixtures('gltf'))('reads the buffers and images a glTF names by relative paths with folders, never by an absolute path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'animcore-open-paths-'));
+    for (const d of ['scene', 'scene/textures', 'shared']) mkdirSync(join(dir, d));
+    const cube = 'AnimatedMorphCube-Quantized/AnimatedMorphCube';
+    const json = JSON.parse(readFileSync(fixturePath('gltf', `${cube}.gltf`), 'utf8'));
+    writeFileSync(join(dir, 'shared', 'cube.bin'), readFileSync(fixturePath('gltf', `${cube}.bin`)));
+    writeFileSync(join(dir, 'scene', 'textures', 'skin.png'), new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]));
+    const gltf = (bufferUri: string) => JSON.stringify({ ...json, buffers: [{ ...json.buffers[0], uri: bufferUri }], images: [{ uri: 'textures/skin.png', mimeType: 'image/png' }] });
+    writeFileSync(join(dir, 'scene', 'cube.gltf'), gltf('../shared/cube.bin'));
+    const opened = await openFile(join(dir, 'scene', 'cube.gltf'));
+    expect(shape(opened.resource)).toEqual(shape(await openGltf({ gltf: readFileSync(fixturePath('gltf', `${cube}.gltf`)), resources: (uri) => readFileSync(fixturePath('gltf', join('AnimatedMorphCube-Quantized', uri))) })));
+    expect([...gltfSourceDocument(opened.resource)!.getRoot().listTextures()].map((t) => [...t.getImage()!])).toEqual([[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]]);
+    writeFileSync(join(dir, 'scene', 'absolute.gltf'), gltf(join(dir, 'shared', 'cube.bin')));
+    await expect(openFile(join(dir, 'scene', 'absolute.gltf'))).rejects.toThrow(/buffer file ".*cube\.bin" not found \(at \/buffers\/0\/uri\)/);
   });
 
   it('throws the file system\'s error for a missing file, FormatError for a file of no format, UsageError for an unknown format id', async () => {
