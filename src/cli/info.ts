@@ -68,7 +68,7 @@ export function companionText(c: CompanionUse): string {
 export function infoText(info: InfoJson): string {
   const facts = Object.entries(info.info)
     .filter(([, v]) => v === null || typeof v !== 'object')
-    .map(([k, v]) => `${k} ${v}`)
+    .map(([k, v]) => `${k} ${v ?? 'none'}`)
     .join(', ');
   const lines = [`${info.file}: ${info.format}${facts ? ` (${facts})` : ''}`];
   lines.push(`  axes: ${axesText(info.axes)} — ${info.axes.basis}`);

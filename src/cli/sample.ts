@@ -28,6 +28,7 @@ export interface SampleJson {
 /**
  * Samples `clip` of `resource` at each time (seconds) with one sample buffer; with `modelSpace`,
  * also composes the skeleton's model-space matrices (`LocalToModelJob`).
+ * @param rotation overrides the clip's own default (`AnimClip.rotation`: slerp for glTF, Appendix C)
  * @throws UsageError when `modelSpace` is asked of a resource without a skeleton
  */
 export function sampleJson(
@@ -35,7 +36,7 @@ export function sampleJson(
   resource: AnimResource,
   clipName: string,
   times: number[],
-  rotation: RotationMode,
+  rotation: RotationMode | undefined,
   modelSpace = false,
 ): SampleJson[] {
   const clip = resource.clip(clipName);
@@ -161,7 +162,7 @@ export function sampleCommand(): Command {
     .option('--clip <name>', 'clip name or index', '0')
     .option('--sequence <file>', 'play a sequence file (layered jobs with fades, masks, additive layers) instead of one clip; --rotation overrides its rotation')
     .requiredOption('--time <seconds>', 'seconds, or a comma-separated list (required; times outside the clip follow its pre-/post-infinity)', parseTimes)
-    .addOption(new Option('--rotation <mode>', 'rotation blending between keys (default nlerp; with --sequence, the file\'s, else the format\'s: slerp for glTF)').choices(['nlerp', 'slerp', 'raw']))
+    .addOption(new Option('--rotation <mode>', 'rotation blending between keys (default: the format\'s, slerp for glTF (Appendix C), else nlerp; with --sequence, the file\'s, else the format\'s)').choices(['nlerp', 'slerp', 'raw']))
     .option('--model-space', "add the skeleton's model-space matrices (column-major 4×4)")
     .option('--json', 'print JSON (one object, or an array for several times)');
   addFormatOption(command);
@@ -179,7 +180,7 @@ export function sampleCommand(): Command {
         const opened = await openFile(file, { companions: companionsOf(options), ...(options.format !== undefined && { format: options.format }), maxInputBytes: maxInputBytes(options) });
         const core = await AnimCore.create();
         const modelSpace = options.modelSpace === true;
-        if (sequence === null) samples = sampleJson(core, opened.resource, options.clip, options.time, options.rotation ?? 'nlerp', modelSpace);
+        if (sequence === null) samples = sampleJson(core, opened.resource, options.clip, options.time, options.rotation, modelSpace);
         else {
           if (options.rotation === 'raw') throw new UsageError("--rotation raw does not apply to a sequence (its blend takes nlerp or slerp)");
           try {

@@ -1,4 +1,4 @@
-import { type Accessor, type Buffer, Document, type Node, WebIO } from '@gltf-transform/core';
+import { type Accessor, type Buffer, Document, ImageUtils, type Node, WebIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { type AnimClip, type AnimCurve, type AnimResource, axesText } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
@@ -315,13 +315,42 @@ function io(): WebIO {
 }
 
 /**
- * Serialises a document as JSON glTF: `<name>.gltf` (indented JSON) with every buffer in
- * `<name>.bin` (the buffers' URIs are set to it, percent-encoded, so `document` is modified).
+ * Serialises a document as JSON glTF: `<name>.gltf` (indented JSON) and `<name>.bin`, which holds
+ * every buffer and every image (as buffer views, glTF 2.0 §3.6.1), so that the output is exactly
+ * these two files and outputs of several inputs in one folder cannot share an image name. The
+ * buffers' URIs are set to `<name>.bin` (percent-encoded), so `document` is modified.
  */
 export async function writeGltf(document: Document, name: string): Promise<OutputFile[]> {
   // A URI is percent-encoded (glTF 2.0 §3.3.2, RFC 3986): a `#` or space in the file name must still load.
-  for (const b of document.getRoot().listBuffers()) b.setURI(encodeURIComponent(`${name}.bin`));
+  const binUri = encodeURIComponent(`${name}.bin`);
+  const root = document.getRoot();
+  if (root.listBuffers().length === 0 && root.listTextures().some((t) => t.getImage())) document.createBuffer();
+  for (const b of root.listBuffers()) b.setURI(binUri);
   const { json, resources } = await io().writeJSON(document);
+  const images = (json.images ?? []).filter((image) => image.uri !== undefined && resources[image.uri] !== undefined);
+  if (images.length > 0) {
+    const chunks = [resources[binUri] ?? new Uint8Array(0)];
+    let length = chunks[0]!.byteLength;
+    json.bufferViews ??= [];
+    for (const image of images) {
+      const bytes = resources[image.uri!]!;
+      delete resources[image.uri!];
+      const pad = (4 - (length % 4)) % 4; // 4-byte aligned, as glTF-Transform lays out its views
+      chunks.push(new Uint8Array(pad), bytes);
+      image.bufferView = json.bufferViews.push({ buffer: 0, byteOffset: length + pad, byteLength: bytes.byteLength }) - 1;
+      image.mimeType ??= ImageUtils.getMimeType(bytes) ?? undefined;
+      delete image.uri;
+      length += pad + bytes.byteLength;
+    }
+    const bin = new Uint8Array(length);
+    let at = 0;
+    for (const c of chunks) {
+      bin.set(c, at);
+      at += c.byteLength;
+    }
+    resources[binUri] = bin;
+    json.buffers![0]!.byteLength = length;
+  }
   return [
     { name: `${name}.gltf`, bytes: new TextEncoder().encode(JSON.stringify(json, null, 2)) },
     ...Object.entries(resources).map(([uri, bytes]) => ({ name: decodeURIComponent(uri), bytes })),

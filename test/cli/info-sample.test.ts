@@ -9,6 +9,9 @@ import { openFile } from '../../src/cli/open-file.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { createCore } from '../helpers/core.js';
 import { fixturePath, haveFixtures, readFixture } from '../helpers/fixtures.js';
+import { expectCloseRelative } from '../helpers/compare.js';
+import { channelCurves, gltfExpected } from '../helpers/gltf-fixtures.js';
+import type { SampleJson } from '../../src/cli/sample.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = join(root, 'dist', 'cli.js');
@@ -133,5 +136,37 @@ describe.skipIf(!haveFixtures('nebula') || !haveFixtures('meteor') || !haveFixtu
       'right.tracked',
     ]);
     for (const c of bools) expect([0, 1]).toContain(c.value[0]);
+  });
+});
+
+describe.skipIf(!haveFixtures('gltf'))('animcore info / sample on every glTF fixture', () => {
+  const expected = haveFixtures('gltf') ? gltfExpected() : { files: {} };
+
+  it.each(Object.keys(expected.files))('%s: info --json names every animation', (name) => {
+    const file = expected.files[name]!;
+    const info = json('info', fixturePath('gltf', name));
+    expect(info.format).toBe('gltf');
+    expect(info.skeleton.joints).toHaveLength(file.nodes);
+    expect(info.clips.map((c: { name: string }) => c.name)).toEqual(file.animations.map((a) => a.name ?? `animation${a.index}`));
+  });
+
+  // No --rotation: the clip's own default (slerp, Appendix C), so exact keys come back as stored
+  // (SimpleSkin's keys are off unit length) and BoxAnimated turns along the spec's short path.
+  it.each(Object.keys(expected.files))('%s: sample --model-space --json reproduces expected.json by default', (name) => {
+    for (const animation of expected.files[name]!.animations) {
+      const times = [...new Set([...animation.samples.map((s) => s.t), ...animation.modelSpace.map((m) => m.t)])];
+      const out: SampleJson[] = json('sample', fixturePath('gltf', name), '--clip', String(animation.index), '--time', times.map(String).join(','), '--model-space');
+      const at = (t: number): SampleJson => out[times.indexOf(t)]!;
+      const first = channelCurves(animation);
+      for (const s of animation.samples) {
+        s.values.forEach((value, c) => {
+          const values = animation.channels[c]!.path === 'weights' ? value.map((w, k) => [first[c]! + k, [w]] as const) : [[first[c]!, value] as const];
+          for (const [curve, v] of values) expectCloseRelative(at(s.t).curves[curve]!.value.slice(0, v.length), v, 1e-4);
+        });
+      }
+      for (const m of animation.modelSpace) {
+        for (const node of m.nodes) expectCloseRelative(at(m.t).model![node.node]!.matrix, node.world, 1e-3);
+      }
+    }
   });
 });

@@ -117,6 +117,17 @@ describe('animcore resample (built binary)', () => {
     expect(animcore('info', join(out, 'wave.nax3'), '--json').stdout).toContain('"name": "wave"');
   });
 
+  it.skipIf(!haveFixtures)('writes the glTF fixtures folder as .gltf: each input exactly its .gltf and .bin, textures inside the .bin', () => {
+    const out = tmp('out-gltf-folder');
+    const r = animcore('resample', join(FIXTURES, 'gltf'), '--fps', '30', '--to', 'gltf', '--out', out);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const files = [...tree(out).keys()].filter((f) => !f.startsWith('.')).sort();
+    const bases = ['AnimatedMorphCube', 'BoxAnimated', 'CesiumMan', 'InterpolationTest', 'RiggedSimple', 'SimpleSkin', join('AnimatedMorphCube-Quantized', 'AnimatedMorphCube')];
+    expect(files).toEqual(bases.flatMap((b) => [`${b}.bin`, `${b}.gltf`]).sort());
+    const cesium = JSON.parse(readFileSync(join(out, 'CesiumMan.gltf'), 'utf8'));
+    expect(cesium.images).toEqual([expect.objectContaining({ mimeType: 'image/jpeg', bufferView: expect.any(Number) })]);
+  });
+
   it('exits 2 on usage errors', () => {
     expect(animcore('resample', EXAMPLES_DIR, '--fps', '0', '--out', tmp('u')).status).toBe(2);
     expect(animcore('resample', EXAMPLES_DIR, '--fps', '60', '--to', 'fbx', '--out', tmp('u')).status).toBe(2);

@@ -69,8 +69,14 @@ describe.skipIf(!have)('glTF → glTF: only the animations change', () => {
         });
       }
     });
+    // .gltf: exactly <name>.gltf and <name>.bin (images in the .bin), validator-clean.
     const gltf = await writeGltf(exported.document, 'out');
-    expect(gltf.map((f) => f.name)).toContain('out.bin');
+    expect(gltf.map((f) => f.name)).toEqual(['out.gltf', 'out.bin']);
+    const files = new Map(gltf.map((f) => [f.name, f.bytes]));
+    const gltfReport = await validator.validateBytes(files.get('out.gltf')!, { externalResourceFunction: async (uri: string) => files.get(decodeURIComponent(uri))! });
+    const gltfErrors = gltfReport.issues.messages.filter((m) => m.severity === 0);
+    expect(gltfErrors, JSON.stringify(gltfErrors.slice(0, 5))).toEqual([]);
+    expect(contents(JSON.parse(new TextDecoder().decode(files.get('out.gltf'))))).toEqual(contents(inputJson));
     source.dispose();
   });
 });
