@@ -127,7 +127,9 @@ function compareMembers(a: SetMember, b: SetMember): number {
 /** An opened file set: the file that opened it, the handler and resource, and how the other files were used. */
 export interface OpenedFileSet extends OpenedFormatFile {
   main: string;
-  /** Files of the set that were neither opened nor used as a companion. */
+  /** Files of the set that the main file names and reads (`FormatHandler.references`: a `.gltf`'s buffers and images). */
+  referenced: string[];
+  /** Files of the set that were neither opened, nor used as a companion, nor named by the main file. */
   ignored: string[];
 }
 
@@ -149,6 +151,8 @@ export async function openFileSet(files: readonly NamedBytes[]): Promise<OpenedF
   const byName = new Map(files.map((f) => [fileName(f.name), f.bytes]));
   const folder: Folder = { names: () => [...byName.keys()], read: (name) => byName.get(name)! };
   const opened = await openFormatFile(file, { folder, detection: main.detection! });
-  const used = new Set([fileName(file.name), ...opened.companions.map((c) => c.file)]);
-  return { ...opened, main: file.name, ignored: files.map((f) => f.name).filter((n) => !used.has(fileName(n))) };
+  const named = new Set((main.detection!.handler.references?.(main.detection!.detected.parsed) ?? []).map(fileName));
+  const referenced = files.map((f) => f.name).filter((n) => named.has(fileName(n)));
+  const used = new Set([fileName(file.name), ...opened.companions.map((c) => c.file), ...referenced.map(fileName)]);
+  return { ...opened, main: file.name, referenced, ignored: files.map((f) => f.name).filter((n) => !used.has(fileName(n))) };
 }

@@ -10,12 +10,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, launchChromium, serveStatic } from '../../scripts/browser.mjs';
 import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
+import { gltfExpected } from '../helpers/gltf-fixtures.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const results = join(root, 'test-results');
 const example = (path: string) => join(root, 'examples', path);
 
-type Hook = { frames(): number; time(): number; canvas(): { differing: number; hash: string } };
+type Drawn = { skinnedMeshes: number; morphs: Record<string, number[]>; worlds: Record<string, number[]> };
+type Hook = { frames(): number; time(): number; canvas(): { differing: number; hash: string }; pause(): void; setTime(t: number): void; drawn(): Drawn | null };
 declare const window: { __animcore: Hook };
 
 const enabled = haveChromium('viewer UI tests');
@@ -205,6 +207,64 @@ describe.skipIf(!enabled)('the viewer, driven through its UI', () => {
       expect(await page.textContent('#play')).toBe('Pause');
       expect(await playing(page)).toBe(true);
       await page.screenshot({ path: join(results, 'viewer-ui-curve.png') });
+    } finally {
+      await page.close();
+    }
+  });
+
+  /** What the page draws at `time` seconds, paused, after the frame loop has drawn it. */
+  async function drawnAt(page: Page, time: number): Promise<Drawn> {
+    await page.evaluate((t) => {
+      window.__animcore.pause();
+      window.__animcore.setTime(t);
+    }, time);
+    const frames = await page.evaluate(() => window.__animcore.frames());
+    await page.waitForFunction((f) => window.__animcore.frames() > f + 1, frames);
+    return (await page.evaluate(() => window.__animcore.drawn()))!;
+  }
+
+  it.skipIf(!haveFixtures('gltf'))('draws glTF as three.js reads it: CesiumMan skinned and posed as expected.json, the morph cube (.glb, and .gltf with its .bin) weighted', async () => {
+    const expected = gltfExpected().files;
+    const page = await viewer();
+    try {
+      const drop = async (names: string[]) =>
+        page.evaluate(
+          (list) => {
+            const data = new DataTransfer();
+            for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name));
+            document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+          },
+          names.map((n) => ({ name: n.split('/').pop()!, bytes: Array.from(readFileSync(fixturePath('gltf', n))) })),
+        );
+      await drop(['CesiumMan.glb']);
+      await waitForFile(page, 'CesiumMan.glb');
+      expect((await facts(page))['skinned meshes']).toMatch(/^1 \(/);
+      expect(await playing(page)).toBe(true);
+      await page.screenshot({ path: join(results, 'viewer-ui-gltf-skinned.png') });
+      // The joints three.js skins with stand where expected.json's model space puts them.
+      for (const at of expected['CesiumMan.glb']!.animations[0]!.modelSpace) {
+        const drawn = await drawnAt(page, at.t);
+        expect(drawn.skinnedMeshes).toBe(1);
+        for (const node of at.nodes as (typeof at.nodes[number] & { name: string })[]) {
+          const world = drawn.worlds[node.name]!;
+          node.world.forEach((v, k) => expect(Math.abs(world[k]! - v), `${node.name} at ${at.t} [${k}]`).toBeLessThan(1e-3));
+        }
+      }
+      for (const names of [['AnimatedMorphCube.glb'], ['AnimatedMorphCube-Quantized/AnimatedMorphCube.gltf', 'AnimatedMorphCube-Quantized/AnimatedMorphCube.bin']]) {
+        const file = names[0]!;
+        await drop(names);
+        await waitForFile(page, file.split('/').pop()!);
+        expect(await page.$$('.error')).toHaveLength(0);
+        if (names.length > 1) expect((await facts(page)).paired).toBe('AnimatedMorphCube.bin (named by AnimatedMorphCube.gltf)');
+        for (const sample of expected[file]!.animations[0]!.samples) {
+          const morphs = Object.values((await drawnAt(page, sample.t)).morphs);
+          expect(morphs.length).toBeGreaterThan(0);
+          for (const influences of morphs) sample.values[0]!.forEach((w, k) => expect(Math.abs(influences[k]! - w), `${file} at ${sample.t}`).toBeLessThan(1e-4));
+        }
+      }
+      await page.evaluate(() => window.__animcore.setTime(1.4));
+      await page.screenshot({ path: join(results, 'viewer-ui-gltf-morph.png') });
+      expect((page as Page & { uncaught: Error[] }).uncaught).toEqual([]);
     } finally {
       await page.close();
     }

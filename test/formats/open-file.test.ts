@@ -54,4 +54,14 @@ describe('openFile', () => {
     await expect(openFile(join(import.meta.dirname, 'open-file.test.ts'))).rejects.toThrow(FormatError);
     await expect(openFile(join(EXAMPLES, 'nebula', 'wave.nax3'), { format: 'no-such-format' })).rejects.toThrow(UsageError);
   });
+
+  it.skipIf(!haveFixtures('gltf'))('openFileSet: a .gltf with its .bin given together names the .bin as read, not ignored', async () => {
+    const names = ['AnimatedMorphCube.gltf', 'AnimatedMorphCube.bin'];
+    const files = [...names, '../CesiumMan.glb'].map((n) => ({ name: n.split('/').pop()!, bytes: new Uint8Array(readFileSync(fixturePath('gltf', `AnimatedMorphCube-Quantized/${n}`))) }));
+    const set = await openFileSet(files);
+    expect(set.main).toBe('AnimatedMorphCube.gltf');
+    expect(set.referenced).toEqual(['AnimatedMorphCube.bin']);
+    expect(set.ignored).toEqual(['CesiumMan.glb']);
+    expect(set.resource.clips[0]!.name).toBe('Square');
+  });
 });

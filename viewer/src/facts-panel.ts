@@ -15,7 +15,7 @@ export function renderFacts(table: HTMLTableElement, opened: OpenedFileSet, file
   const rows: [string, string | Node][] = [
     ['file', `${opened.main}${files > 1 ? ` (of ${files} files)` : ''}`],
     ['format', `${r.format}: ${opened.handler.description}`],
-    ['paired', opened.companions.length === 0 ? 'none' : opened.companions.map((c) => `${c.file} (${c.role}, ${how(c)})`).join(', ')],
+    ['paired', opened.companions.length + opened.referenced.length === 0 ? 'none' : [...opened.companions.map((c) => `${c.file} (${c.role}, ${how(c)})`), ...opened.referenced.map((f) => `${f} (named by ${opened.main})`)].join(', ')],
     ['ignored', opened.ignored.length === 0 ? 'none' : opened.ignored.join(', ')],
     ['clips', list(r.clips.map((c) => `${c.name} (${c.duration.toFixed(2)} s)`))],
     ['skeleton', r.skeleton ? `${r.skeleton.size} joints` : r.format === 'mrtk' ? 'none (camera and hands)' : 'none (joints drawn unconnected)'],

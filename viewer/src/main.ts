@@ -11,6 +11,7 @@ import { looseSkeleton } from './loose-skeleton.js';
 import { meteorSkins } from './meteor-skin.js';
 import { MrtkView } from './mrtk-view.js';
 import { fetchFiles, type NamedBytes, openFileSet, readFiles } from './open-files.js';
+import { GltfView, type LoadedGltf, loadGltf } from './gltf-view.js';
 import { type StressEngine, StressView } from './stress.js';
 import { installTestHook } from './test-hook.js';
 import { SampleWorkerClient } from './worker-client.js';
@@ -47,14 +48,17 @@ interface State {
   files: NamedBytes[];
   resource: AnimResource | null;
   clip: AnimClip | null;
-  view: CharacterView | MrtkView | null;
+  /** A glTF file as three.js reads it (drawn with its meshes, skins and morph targets), else null. */
+  gltf: LoadedGltf | null;
+  view: View | null;
   stress: StressView | null;
   time: number;
   playing: boolean;
   samplingMs: number;
   frames: number;
 }
-const state: State = { files: [], resource: null, clip: null, view: null, stress: null, time: 0, playing: true, samplingMs: 0, frames: 0 };
+type View = CharacterView | MrtkView | GltfView;
+const state: State = { files: [], resource: null, clip: null, gltf: null, view: null, stress: null, time: 0, playing: true, samplingMs: 0, frames: 0 };
 
 /**
  * Opens a file set and shows its first clip. Everything is read and built before anything is
@@ -63,7 +67,8 @@ const state: State = { files: [], resource: null, clip: null, view: null, stress
  */
 async function open(files: NamedBytes[]): Promise<AnimResource> {
   let opened: OpenedFileSet;
-  let view: CharacterView | MrtkView;
+  let view: View;
+  let gltf: LoadedGltf | null = null;
   try {
     opened = await openFileSet(files);
   } catch (e) {
@@ -73,21 +78,40 @@ async function open(files: NamedBytes[]): Promise<AnimResource> {
   const r = opened.resource;
   try {
     core.load(r);
-    view = createView(r, r.clips[0]!, files);
+    if (r.format === 'gltf') gltf = await drawnGltf(opened.main, files);
+    view = createView(r, r.clips[0]!, files, gltf);
   } catch (e) {
     r.dispose();
+    gltf?.source.resource.dispose();
     errors.show(opened.main, e);
     throw e;
   }
   const previous = state.resource;
+  const previousGltf = state.gltf;
   state.files = files;
   state.resource = r;
+  state.gltf = gltf;
   renderFacts($<HTMLTableElement>('facts'), opened, files.length, core.simd ? 'SIMD' : 'scalar');
   const clips = $<HTMLSelectElement>('clips');
   clips.replaceChildren(...r.clips.map((c, i) => new Option(`${c.name} (${c.duration.toFixed(2)} s, ${c.curves.length} curves)`, String(i))));
   show(r.clips[0]!, view);
   previous?.dispose(); // after its view (show disposed it)
+  previousGltf?.source.resource.dispose();
   return r;
+}
+
+/**
+ * A glTF as three.js's GLTFLoader reads it, to draw its meshes, skins and morph targets; when
+ * three.js cannot read it (an extension it lacks a decoder for), the error panel says so and the
+ * clip is drawn on the skeleton instead.
+ */
+async function drawnGltf(main: string, files: readonly NamedBytes[]): Promise<LoadedGltf | null> {
+  try {
+    return await loadGltf(core, files.find((f) => f.name === main)!, files);
+  } catch (e) {
+    errors.show(`${main} (three.js GLTFLoader; drawn as a skeleton)`, e);
+    return null;
+  }
 }
 
 /** The name of the file that opens `files` (for error messages): the registry's choice, else all names. */
@@ -101,16 +125,20 @@ function selectClip(index: number): void {
   const resource = state.resource!;
   const clip = resource.clips[index]!;
   try {
-    show(clip, createView(resource, clip, state.files));
+    show(clip, createView(resource, clip, state.files, state.gltf));
   } catch (e) {
     errors.show(`clip ${clip.name}`, e);
     $<HTMLSelectElement>('clips').value = String(resource.clips.indexOf(state.clip!));
   }
 }
 
-/** The view of `clip`: MRTK hands and camera, or the skeleton (a stand-in without one) with meshes and skins. */
-function createView(resource: AnimResource, clip: AnimClip, files: readonly NamedBytes[]): CharacterView | MrtkView {
+/**
+ * The view of `clip`: MRTK hands and camera, a glTF's own scene, or the skeleton (a stand-in
+ * without one) with meshes and skins.
+ */
+function createView(resource: AnimResource, clip: AnimClip, files: readonly NamedBytes[], gltf: LoadedGltf | null): View {
   if (resource.format === 'mrtk') return new MrtkView(core, clip);
+  if (gltf) return new GltfView(core, gltf, resource.clips.indexOf(clip));
   const view = new CharacterView(core, resource, clip, resource.skeleton ?? looseSkeleton(clip), resource.format === 'meteor' ? meteorSkins(files) : []);
   // Meteor files keep their Z-up file space; turn them upright for three.js's Y-up.
   if (String(resource.info.space ?? '').includes('Z-up')) view.body.rotation.x = -Math.PI / 2;
@@ -118,7 +146,7 @@ function createView(resource: AnimResource, clip: AnimClip, files: readonly Name
 }
 
 /** Replaces the current view with `view` of `clip`, frames it, and lists the clip's curves (keeping the plotted one). */
-function show(clip: AnimClip, view: CharacterView | MrtkView): void {
+function show(clip: AnimClip, view: View): void {
   const plotted = state.clip?.curves[Number($<HTMLSelectElement>('curves').value || 0)];
   stopStress();
   state.view?.dispose();
@@ -293,4 +321,5 @@ installTestHook({
   startStress,
   stopStress,
   worker: () => new SampleWorkerClient(),
+  drawn: () => (state.view instanceof GltfView ? state.view.drawn() : null),
 });

@@ -2,6 +2,7 @@ import type { AnimClip, AnimCore, AnimResource } from 'animcore';
 import type { StressEngine } from './stress.js';
 import type { NamedBytes } from './open-files.js';
 import type { SampleWorkerClient } from './worker-client.js';
+import type { GltfView } from './gltf-view.js';
 
 /** What the page shares with the hook. */
 export interface TestHookDeps {
@@ -13,6 +14,8 @@ export interface TestHookDeps {
   startStress(instances: number, engine: StressEngine): Promise<void>;
   stopStress(): void;
   worker(): SampleWorkerClient;
+  /** What a glTF view draws (`GltfView.drawn`), null for other views. */
+  drawn(): ReturnType<GltfView['drawn']> | null;
 }
 
 /**
@@ -73,6 +76,8 @@ export function installTestHook(deps: TestHookDeps): void {
     stress: (instances: number, engine: StressEngine) => deps.startStress(instances, engine),
     stopStress: () => deps.stopStress(),
     samplingMs: () => state.samplingMs,
+    /** A glTF view's skinned meshes, morph target influences and world matrices, as last drawn. */
+    drawn: () => deps.drawn(),
   };
   (window as unknown as { __animcore: typeof hook }).__animcore = hook;
 }
