@@ -19,6 +19,8 @@ import { toNax3 } from './nax3-output.js';
 import { openFile, type ReadFile } from './open-file.js';
 import { currentSha256, type HashedFile, isEarlierOutput, recordOutputs, sha256 } from './output-log.js';
 import { writeOutputsAtomically } from './write-outputs.js';
+import { bakeSequence } from '../sequencer/index.js';
+import { inSequenceFile } from './sequence-option.js';
 import { outputFiles, type Target } from './output-names.js';
 
 /** One file of a resample batch, as sent to a worker (plain data). */
@@ -58,6 +60,16 @@ export interface ConvertJob {
   companions?: Record<string, string>;
   /** `--resume`: what an earlier run with the same options recorded for this input as converted. */
   earlier?: EarlierConversion;
+  /** `--sequence`: the sequence baked into the output's one clip instead of the input's clips. */
+  sequence?: SequenceJob;
+}
+
+/** A sequence to bake (`bakeSequence`): its file, its text and `--length`. */
+export interface SequenceJob {
+  path: string;
+  text: string;
+  /** Seconds; default the end of the sequence's last job. */
+  length?: number;
 }
 
 /** The numbers of one conversion. */
@@ -281,12 +293,17 @@ async function convert(core: AnimCore, job: ConvertJob): Promise<ConvertResult> 
     if (!(e instanceof FormatError)) return notConverted(job.input, 'failed', `no format recognises its content (its extension is that of ${job.byExtension} files)`, 'unrecognised', 'FormatError');
     return { ...failed(job.input, e), reason: `no format recognises its content; read as ${job.byExtension} for its extension: ${reasonOf(e, job.input)}` };
   }
-  const resource = opened.resource;
+  const input = opened.resource;
+  let resource = input;
   try {
     const read = hashReads(job.input, opened.read);
     if (resumable && job.earlier!.sha256 === read.sha256 && sameFiles(job.earlier!.companions, read.companions)) {
       const reason = 'converted by an earlier run (--resume): the input, its companions, the options and the outputs are unchanged';
       return { ...notConverted(job.input, 'skipped', reason, 'resumed'), ...job.earlier!, ...read, status: 'unchanged' };
+    }
+    const sequence = job.sequence;
+    if (sequence) {
+      resource = inSequenceFile(sequence.path, () => bakeSequence(core, input, sequence.text, { fps: job.fps, ...(sequence.length !== undefined && { length: sequence.length }) }));
     }
     checkOutputSize(job, resource);
     core.load(resource);
@@ -299,7 +316,7 @@ async function convert(core: AnimCore, job: ConvertJob): Promise<ConvertResult> 
     const options = { fps: job.fps, tolerance: job.tolerance, up: job.up, scale: job.scale };
     if (job.target === 'glb' || job.target === 'gltf') {
       // A glTF input keeps its meshes, skins, materials and textures: only its animations are rewritten.
-      const source = gltfSourceDocument(resource);
+      const source = gltfSourceDocument(input);
       const exported = toGltfDocument(core, resource, { ...options, ...(source && { source }) });
       files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: await writeGlb(exported.document) }] : await writeGltf(exported.document, name);
       ({ counts, warnings } = exported);
@@ -339,5 +356,6 @@ async function convert(core: AnimCore, job: ConvertJob): Promise<ConvertResult> 
     };
   } finally {
     resource.dispose();
+    input.dispose();
   }
 }

@@ -11,13 +11,16 @@ import { expandInputs } from './batch-inputs.js';
 import { type BatchProgress, batchProgress, linePerFile, type Verbosity } from './batch-progress.js';
 import { type BatchReport, type ConversionOptions, conversionOptions, openReport, readResume } from './batch-report.js';
 import { type BatchSummary, summarise, summaryText } from './batch-summary.js';
-import { type ConvertJob, type ConvertResult, convertFile, type EarlierConversion, notConverted } from './convert-file.js';
+import { type ConvertJob, type ConvertResult, convertFile, type EarlierConversion, notConverted, type SequenceJob } from './convert-file.js';
 import { makeFolder } from './make-folder.js';
 import { readOutputLog } from './output-log.js';
 import { addCompanionOptions, addFormatOption, addInputLimitOption, companionsOf, formatIdsHelp, maxInputBytes } from './common-options.js';
 import { checkOutputCollisions, outputBases, outputFiles, TARGETS, type Target } from './output-names.js';
 import { COMPLETION_INDEX_VARIABLE, parseShard, type Shard, shardFromEnvironment, shardOf, shardText } from './shard.js';
 import { removeStaleTemporaries } from './write-outputs.js';
+import { inSequenceFile, readSequenceFile } from './sequence-option.js';
+import { parseSequence } from '../sequencer/index.js';
+import { sha256 } from './output-log.js';
 
 export interface ResampleCommandOptions {
   fps: number;
@@ -45,6 +48,8 @@ export interface ResampleCommandOptions {
   report?: string;
   /** `--resume FILE.jsonl`: skip inputs a report says were converted, with nothing changed since. */
   resume?: string;
+  /** `--sequence FILE` (and `--length`): bake the sequence played on each input into one clip `sequence`. */
+  sequence?: SequenceJob;
 }
 
 /** Options of `ResampleCommandOptions` that do not change an output's bytes (left out of `ConversionOptions`). */
@@ -109,15 +114,18 @@ export function resampleCommand(): Command {
     .addOption(new Option('--shard <i/n>', 'convert only shard i of n (0 <= i < n): the inputs whose path below its walk root hashes to i').argParser(parseShard).conflicts('shardCount'))
     .option('--shard-count <n>', `convert only shard $${COMPLETION_INDEX_VARIABLE} of n (a Kubernetes Indexed Job sets it in each pod)`)
     .option('--report <file.jsonl>', 'write a JSON line per input as it finishes (status, reason, SHA-256 of input and outputs, counts, ms), then a summary line')
-    .option('--resume <file.jsonl>', 'skip inputs a report says were converted with these options, when the input, its companions and the outputs are unchanged; redo the rest');
+    .option('--resume <file.jsonl>', 'skip inputs a report says were converted with these options, when the input, its companions and the outputs are unchanged; redo the rest')
+    .option('--sequence <file>', 'bake a sequence file (layered jobs with fades, masks, additive layers) played on each input into one clip named "sequence", from 0 to the end of its last job')
+    .option('--length <seconds>', 'with --sequence: seconds to bake (required when a job plays forever)', numberOption('length', 'seconds (a number >= 0)', (n) => n >= 0 && Number.isFinite(n)));
   addFormatOption(command, 'skip detection and read every file as this format');
   addCompanionOptions(command);
   addInputLimitOption(command);
   command.addHelpText(
     'after',
-    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nAn input whose output exists is skipped (not failed) unless --force, which replaces only outputs of\nearlier runs (recorded in <out>/.animcore-outputs.jsonl), never an unrelated file of the same name.\nKeys are baked at --fps, then keyframe reduction drops the keys that interpolation between the kept\nones reproduces within --tolerance (translations, scales, weights; output units) and --angle-tolerance\n(rotations); --tolerance 0 writes every baked key. nax3 stores uniform keys, so it is not reduced.\nOutputs are in glTF's Y-up, right-handed axes (Meteor's Z-up and MRTK's left-handed Unity space are\nconverted; animcore info names a file's axes) unless --up z or --up source; --scale multiplies lengths.\nExit status: 0 when no file failed (skipped ones do not count), 1 when any failed, 2 for a usage error.\n\nAt scale: every shard walks all inputs (collisions are decided over the whole set) and converts its own;\nthe shards' outputs together are those of one run. --resume with the report of a killed run redoes only what\ndid not finish (give the same file to --report and --resume).\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample p0.amb --fps 30 --tolerance 0.01 --angle-tolerance 0.25 --scale 0.01 --out out\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out --dry-run\n  animcore resample anims/ --fps 30 --out out --shard 2/8 --report shard-2.jsonl --resume shard-2.jsonl`,
+    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nAn input whose output exists is skipped (not failed) unless --force, which replaces only outputs of\nearlier runs (recorded in <out>/.animcore-outputs.jsonl), never an unrelated file of the same name.\nKeys are baked at --fps, then keyframe reduction drops the keys that interpolation between the kept\nones reproduces within --tolerance (translations, scales, weights; output units) and --angle-tolerance\n(rotations); --tolerance 0 writes every baked key. nax3 stores uniform keys, so it is not reduced.\nOutputs are in glTF's Y-up, right-handed axes (Meteor's Z-up and MRTK's left-handed Unity space are\nconverted; animcore info names a file's axes) unless --up z or --up source; --scale multiplies lengths.\nExit status: 0 when no file failed (skipped ones do not count), 1 when any failed, 2 for a usage error.\n\nAt scale: every shard walks all inputs (collisions are decided over the whole set) and converts its own;\nthe shards' outputs together are those of one run. --resume with the report of a killed run redoes only what\ndid not finish (give the same file to --report and --resume).\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample p0.amb --fps 30 --tolerance 0.01 --angle-tolerance 0.25 --scale 0.01 --out out\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out --dry-run\n  animcore resample anims/ --fps 30 --out out --shard 2/8 --report shard-2.jsonl --resume shard-2.jsonl\n  animcore resample Unit_Footman.nax3 --sequence walk-to-run.json --fps 30 --to glb --out out`,
   );
   return command.action(async (inputs: string[], raw: ResampleCliOptions) => {
+    if (raw.length !== undefined && raw.sequence === undefined) throw new UsageError('--length applies to --sequence only');
     const options: ResampleCommandOptions = {
       fps: raw.fps,
       to: raw.to,
@@ -134,6 +142,7 @@ export function resampleCommand(): Command {
       ...((raw.shard ?? raw.shardCount) !== undefined && { shard: raw.shard ?? shardFromEnvironment(raw.shardCount!, process.env) }),
       ...(raw.report !== undefined && { report: raw.report }),
       ...(raw.resume !== undefined && { resume: raw.resume }),
+      ...(raw.sequence !== undefined && { sequence: sequenceJob(raw.sequence, raw.length) }),
     };
     const verbosity: Verbosity = raw.quiet ? 'quiet' : raw.verbose ? 'verbose' : 'normal';
     const json = raw.json === true;
@@ -171,6 +180,19 @@ interface ResampleCliOptions extends Record<string, unknown> {
   shardCount?: string;
   report?: string;
   resume?: string;
+  sequence?: string;
+  length?: number;
+}
+
+/**
+ * `--sequence FILE` read and its shape checked (`parseSequence`) before any input is opened; what
+ * depends on an input (clips, joints) is checked when each input is converted.
+ * @throws UsageError naming the file and the JSON path
+ */
+function sequenceJob(path: string, length: number | undefined): SequenceJob {
+  const text = readSequenceFile(path);
+  inSequenceFile(path, () => parseSequence(text));
+  return { path, text, ...(length !== undefined && { length }) };
 }
 
 /** One input of a `--dry-run`: the files it would write, and which of them exist already. */
@@ -206,7 +228,9 @@ async function batchJobs(paths: readonly string[], options: ResampleCommandOptio
   const bases = outputBases(inputs).map((b) => resolve(options.out, b));
   checkOutputCollisions(inputs.map((i) => i.path), bases.map((b) => outputFiles(b, options.to)));
   const mine = (key: string) => options.shard === undefined || shardOf(key, options.shard.count) === options.shard.index;
-  const conversion = conversionOptions(version, { ...options }, RUN_ONLY);
+  // The sequence counts by its content (and length), so --resume redoes inputs when the file changes.
+  const sequence = options.sequence && { sha256: sha256(new TextEncoder().encode(options.sequence.text)), length: options.sequence.length };
+  const conversion = conversionOptions(version, { ...options, sequence }, RUN_ONLY);
   const earlier = options.resume === undefined ? new Map<string, EarlierConversion>() : readResume(options.resume, conversion);
   const recorded = readOutputLog(resolve(options.out));
   const jobs = inputs.flatMap((input, i): ConvertJob[] => {
@@ -230,6 +254,7 @@ async function batchJobs(paths: readonly string[], options: ResampleCommandOptio
       protectedPaths: [...protectedPaths],
       ...(options.format !== undefined ? { format: options.format } : input.detection ? { detected: { format: input.detection.handler.id, ...input.detection.detected } } : input.byExtension !== undefined && { byExtension: input.byExtension }),
       ...(options.companions !== undefined && { companions: options.companions }),
+      ...(options.sequence !== undefined && { sequence: options.sequence }),
       ...(before !== undefined && { earlier: before }),
     }];
   });

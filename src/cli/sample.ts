@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { type AnimCurve, type AnimResource, bindJoints, type RotationMode } from '../anim/index.js';
 import { AnimCore, type AnimSampleBuffer, LocalToModelJob } from '../core/index.js';
@@ -7,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { addCompanionOptions, addFormatOption, addInputLimitOption, companionsOf, formatIdsHelp, maxInputBytes } from './common-options.js';
 import { reportFileError } from './errors.js';
 import { openFile } from './open-file.js';
+import { inSequenceFile, readSequenceFile } from './sequence-option.js';
 
 /** `animcore sample --json` for one time (documented in the README). */
 export interface SampleJson {
@@ -182,12 +182,9 @@ export function sampleCommand(): Command {
         const modelSpace = options.modelSpace === true;
         if (sequence === null) samples = sampleJson(core, opened.resource, options.clip, options.time, options.rotation, modelSpace);
         else {
-          if (options.rotation === 'raw') throw new UsageError("--rotation raw does not apply to a sequence (its blend takes nlerp or slerp)");
-          try {
-            samples = sequenceSampleJson(core, opened.resource, sequence, options.time, options.rotation, modelSpace);
-          } catch (e) {
-            throw e instanceof UsageError ? new UsageError(`${options.sequence}: ${e.message}`) : e;
-          }
+          const rotation = options.rotation;
+          if (rotation === 'raw') throw new UsageError("--rotation raw does not apply to a sequence (its blend takes nlerp or slerp)");
+          samples = inSequenceFile(options.sequence!, () => sequenceSampleJson(core, opened.resource, sequence, options.time, rotation, modelSpace));
         }
       } catch (e) {
         reportFileError(e, file);
@@ -197,13 +194,4 @@ export function sampleCommand(): Command {
       else console.log(samples.map(sampleText).join('\n\n'));
     },
   );
-}
-
-/** A sequence file's text. @throws UsageError naming the file when it cannot be read */
-function readSequenceFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--sequence ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
 }

@@ -41,8 +41,8 @@ export interface ResampleResult {
 /** Times per `SampleManyJob` call of the deviation check: enough to amortise the call, few enough to keep its buffers small. */
 const BLOCK = 1024;
 
-/** The most keys (over all curves) one resampled clip may have: a guard against giant allocations. */
-const MAX_OUTPUT_KEYS = 16_000_000;
+/** The most keys (over all curves) one resampled or baked clip may have: a guard against giant allocations. */
+export const MAX_OUTPUT_KEYS = 16_000_000;
 
 /** Source key times inside [0, end] (Unity lanes' keys, uniform keys), where linear sources bend. */
 function sourceKeyTimes(clip: AnimClip, end: number): number[] {

@@ -4,3 +4,4 @@ export type { AnimJobInit, EnqueueMode } from './job.js';
 export { PoseLayout, type PoseCurve, type JointMaskOptions } from './pose-layout.js';
 export type { SequencerEvent } from './events.js';
 export { parseSequence, loadSequence, type SequenceFile, type SequenceMask, type LoadSequenceOptions } from './sequence-file.js';
+export { bakeSequence, SEQUENCE_CLIP, type BakeSequenceOptions } from './bake-sequence.js';

@@ -30,31 +30,76 @@ export function resolveClip(ctx: Pick<JobContext, 'resource' | 'names'>, name: u
   return clip;
 }
 
+/** A job's fields checked without its resource: ranges and lists of spec §1, defaults applied. */
+export interface JobFields {
+  readonly init: Record<string, unknown>;
+  readonly at: number;
+  readonly track: number;
+  readonly start: number;
+  readonly loops: number;
+  /** The given `duration`, or undefined. */
+  readonly duration: number | undefined;
+  readonly fadeIn: number;
+  readonly fadeOut: number;
+  readonly weight: number;
+  readonly timeFactor: number;
+  readonly timeOffset: number;
+  readonly enqueue: JobSettings['enqueue'];
+  readonly mode: JobSettings['mode'];
+  readonly reference: number;
+}
+
 /**
- * Validates a job (an `AnimJobInit`, or a job object of a sequence file) and resolves it against
- * the resource: spec sequencer.md §1 defaults and ranges, the clip's duration × loops (or the
- * explicit duration), and `AnimJob::FixFadeTimes` (fades scaled down to fit a finite job).
+ * Checks the fields of a job (an `AnimJobInit`, or a job object of a sequence file) that need no
+ * resource: known keys, a `clip` given, numbers in their ranges, values from their lists, `at` no
+ * earlier than `now`, `reference` only on additive jobs. A sequence file's jobs are checked so
+ * before any input is opened (`parseSequence`).
+ * @param path how errors name the job, e.g. `jobs[2]`
+ * @throws UsageError naming `<path>.<field>` and why
+ */
+export function checkJobFields(init: unknown, path: string, now = 0): JobFields {
+  const o = checkObject(init, JOB_KEYS, path);
+  if (o.clip === undefined) throw new UsageError(`${path}.clip: required`);
+  const at = checkNumber(o.at, `${path}.at`, { min: 0 }, now);
+  if (at < now) throw new UsageError(`${path}.at: ${at} is before the sequencer's current time ${now}`);
+  const mode = checkChoice(o.mode, `${path}.mode`, BLEND_MODES, 'normal');
+  if (o.reference !== undefined && mode !== 'additive') throw new UsageError(`${path}.reference: only additive jobs have a reference pose`);
+  return {
+    init: o,
+    at,
+    track: checkNumber(o.track, `${path}.track`, { min: 0, integer: true }, 0),
+    start: checkNumber(o.start, `${path}.start`, { min: 0 }, 0),
+    loops: checkNumber(o.loops, `${path}.loops`, { min: 0 }, 1),
+    duration: o.duration === undefined ? undefined : checkNumber(o.duration, `${path}.duration`, { min: 0 }, 0),
+    fadeIn: checkNumber(o.fadeIn, `${path}.fadeIn`, { min: 0 }, 0),
+    fadeOut: checkNumber(o.fadeOut, `${path}.fadeOut`, { min: 0 }, 0),
+    weight: checkNumber(o.weight, `${path}.weight`, { min: 0 }, 1),
+    timeFactor: checkNumber(o.timeFactor, `${path}.timeFactor`, {}, 1),
+    timeOffset: checkNumber(o.timeOffset, `${path}.timeOffset`, {}, 0),
+    enqueue: checkChoice(o.enqueue, `${path}.enqueue`, ENQUEUE_MODES, 'intercept'),
+    mode,
+    reference: checkNumber(o.reference, `${path}.reference`, {}, 0),
+  };
+}
+
+/**
+ * Validates a job (`checkJobFields`) and resolves it against the resource: its clip (through
+ * `names`), its mask, the clip's duration × loops (or the explicit duration), and
+ * `AnimJob::FixFadeTimes` (fades scaled down to fit a finite job).
  * @param path how errors name the job, e.g. `jobs[2]`
  * @throws UsageError naming `<path>.<field>` and why
  */
 export function resolveJob(init: unknown, ctx: JobContext, path: string): JobSettings {
-  const o = checkObject(init, JOB_KEYS, path);
-  if (o.clip === undefined) throw new UsageError(`${path}.clip: required`);
+  const f = checkJobFields(init, path, ctx.now);
+  const o = f.init;
   const clip = resolveClip(ctx, o.clip, `${path}.clip`);
-  const at = checkNumber(o.at, `${path}.at`, { min: 0 }, ctx.now);
-  if (at < ctx.now) throw new UsageError(`${path}.at: ${at} is before the sequencer's current time ${ctx.now}`);
-  const mode = checkChoice(o.mode, `${path}.mode`, BLEND_MODES, 'normal');
-  if (o.reference !== undefined && mode !== 'additive') throw new UsageError(`${path}.reference: only additive jobs have a reference pose`);
-  const loops = checkNumber(o.loops, `${path}.loops`, { min: 0 }, 1);
-  const explicit = o.duration !== undefined;
-  const given = checkNumber(o.duration, `${path}.duration`, { min: 0 }, 0);
+  const explicit = f.duration !== undefined;
   if (!explicit && clip.duration === 0) {
     throw new UsageError(`${path}.duration: clip "${clip.name}" lasts 0 s, so the job needs an explicit duration (0 = infinite)`);
   }
-  const infinite = explicit ? given === 0 : loops === 0;
-  const duration = infinite ? 0 : explicit ? given : clip.duration * loops;
-  let fadeIn = checkNumber(o.fadeIn, `${path}.fadeIn`, { min: 0 }, 0);
-  let fadeOut = checkNumber(o.fadeOut, `${path}.fadeOut`, { min: 0 }, 0);
+  const infinite = explicit ? f.duration === 0 : f.loops === 0;
+  const duration = infinite ? 0 : (f.duration ?? clip.duration * f.loops);
+  let { fadeIn, fadeOut } = f;
   if (!infinite && fadeIn + fadeOut > duration) {
     const scale = duration / (fadeIn + fadeOut);
     fadeIn *= scale;
@@ -74,18 +119,18 @@ export function resolveJob(init: unknown, ctx: JobContext, path: string): JobSet
   return {
     clip,
     requested: o.clip as string | number,
-    track: checkNumber(o.track, `${path}.track`, { min: 0, integer: true }, 0),
-    at,
-    start: checkNumber(o.start, `${path}.start`, { min: 0 }, 0),
-    weight: checkNumber(o.weight, `${path}.weight`, { min: 0 }, 1),
-    timeFactor: checkNumber(o.timeFactor, `${path}.timeFactor`, {}, 1),
-    timeOffset: checkNumber(o.timeOffset, `${path}.timeOffset`, {}, 0),
-    enqueue: checkChoice(o.enqueue, `${path}.enqueue`, ENQUEUE_MODES, 'intercept'),
-    mode,
-    reference: checkNumber(o.reference, `${path}.reference`, {}, 0),
+    track: f.track,
+    at: f.at,
+    start: f.start,
+    weight: f.weight,
+    timeFactor: f.timeFactor,
+    timeOffset: f.timeOffset,
+    enqueue: f.enqueue,
+    mode: f.mode,
+    reference: f.reference,
     mask,
     maskName,
-    looping: loops !== 1 || explicit,
+    looping: f.loops !== 1 || explicit,
     infinite,
     duration,
     fadeIn,

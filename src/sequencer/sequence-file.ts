@@ -1,9 +1,10 @@
 import type { AnimResource, BlendRule } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
 import { UsageError } from '../errors.js';
-import { checkBoolean, checkChoice, checkObject, describe, isRecord } from './checks.js';
+import { checkBoolean, checkChoice, checkNumber, checkObject, describe, isRecord } from './checks.js';
 import type { AnimJobInit } from './job.js';
 import { PoseLayout } from './pose-layout.js';
+import { checkJobFields } from './resolve-job.js';
 import { AnimSequencer } from './sequencer.js';
 
 /** A mask of a sequence file (spec sequencer.md §5): by joints, or by curves — never both. */
@@ -25,7 +26,8 @@ const FILE_KEYS = ['rule', 'rotation', 'threshold', 'names', 'masks', 'jobs'];
 /**
  * Parses the text of a sequence file and checks its shape: known keys, `rule` and `rotation` from
  * their lists, `names` mapping to strings or indices, masks with `joints` or `curves`, `jobs` an
- * array. The jobs' fields, clips and joints are checked by `loadSequence`, which knows the resource.
+ * array, every job's fields (`checkJobFields`) and mask name. Clips and joints are checked by
+ * `loadSequence`, which knows the resource.
  * @throws UsageError naming the JSON path (`masks.upper.joints`) and why
  */
 export function parseSequence(text: string): SequenceFile {
@@ -38,6 +40,7 @@ export function parseSequence(text: string): SequenceFile {
   const o = checkObject(json, FILE_KEYS, '(top level)');
   checkChoice(o.rule, 'rule', ['priority', 'weighted'], 'priority');
   checkChoice(o.rotation, 'rotation', ['nlerp', 'slerp'], 'nlerp');
+  checkNumber(o.threshold, 'threshold', { min: 0 }, 1);
   if (o.names !== undefined) {
     if (!isRecord(o.names)) throw new UsageError(`names: expected an object of name → clip, got ${describe(o.names)}`);
     for (const [k, v] of Object.entries(o.names)) {
@@ -51,6 +54,13 @@ export function parseSequence(text: string): SequenceFile {
     for (const [name, m] of Object.entries(o.masks)) checkMaskShape(m, `masks.${name}`);
   }
   if (!Array.isArray(o.jobs)) throw new UsageError(`jobs: required, an array of jobs (it may be empty), got ${describe(o.jobs)}`);
+  const masks = isRecord(o.masks) ? Object.keys(o.masks) : [];
+  o.jobs.forEach((job: unknown, i) => {
+    const { init } = checkJobFields(job, `jobs[${i}]`);
+    if (init.mask !== undefined && !(typeof init.mask === 'string' && masks.includes(init.mask))) {
+      throw new UsageError(`jobs[${i}].mask: no mask ${JSON.stringify(init.mask)}; masks: ${masks.join(', ') || 'none'}`);
+    }
+  });
   return o as unknown as SequenceFile;
 }
 
@@ -68,6 +78,7 @@ function checkMaskShape(m: unknown, path: string): void {
     if (typeof j !== 'string') throw new UsageError(`${path}.joints[${i}]: expected a joint name, got ${describe(j)}`);
   });
   checkBoolean(m.children, `${path}.children`, false);
+  checkNumber(m.weight, `${path}.weight`, { min: 0, max: 1 }, 1);
 }
 
 /** Options of `loadSequence`. */

@@ -146,6 +146,25 @@ export class AnimSequencer {
   }
 
   /**
+   * The time at which every job held or enqueued has ended: the latest absEnd once the enqueued
+   * jobs are inserted (a dry run of §2, so intercepts shorten the jobs they stop); the current
+   * time when no job is left; `Infinity` while an infinite job is never stopped.
+   */
+  end(): number {
+    const dry = this.schedule.clone();
+    let end = this.context.now;
+    const ended = (t: number) => {
+      for (const j of dry.jobs) if (j.isExpired(t) && j.absEnd > j.settings.at) end = Math.max(end, j.absEnd);
+    };
+    for (const j of this.enqueued) {
+      ended(j.settings.at);
+      dry.insert(j.clone(), 'job');
+    }
+    for (const j of dry.jobs) if (j.absEnd > j.settings.at) end = Math.max(end, j.absEnd);
+    return end;
+  }
+
+  /**
    * Stops the jobs of `track` at the current time: with `fadeOut` (default) they fade out as
    * `intercept` stops them (a job not yet started is discarded); without, they are discarded.
    * Jobs enqueued for that track and not yet inserted are discarded (Nebula3 `StopTrack`).

@@ -85,6 +85,15 @@ describe('sequence files (spec §7)', () => {
     });
   }
 
+  it("refuses a job's fields and mask names without a resource (parseSequence, before any input is opened)", () => {
+    for (const [, file, message] of refusals) {
+      const json = JSON.stringify(file);
+      const needsResource = /no clip|no joint|no curve|lasts 0 s|cannot append/.test(message.source);
+      if (needsResource) expect(() => parseSequence(json)).not.toThrow();
+      else expect(() => parseSequence(json)).toThrow(message);
+    }
+  });
+
   it('refuses numbers that are not finite and text that is not JSON', () => {
     expect(() => loadSequence(core, character(), '{"jobs": [{"clip": "walk", "fadeIn": 1e999}]}')).toThrow(/^jobs\[0\]\.fadeIn: expected a finite number, got Infinity/);
     expect(() => parseSequence('{"jobs": [}')).toThrow(/^not valid JSON/);
