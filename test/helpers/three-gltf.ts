@@ -1,5 +1,4 @@
 import { type Document, WebIO } from '@gltf-transform/core';
-import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { gltfSourceDocument } from '../../src/formats/gltf/index.js';
 import { openGltfFixture } from './gltf-fixtures.js';
 
@@ -18,8 +17,24 @@ export async function fixtureGlb(file: string, edit?: (document: Document) => vo
   return new WebIO().writeBinary(document);
 }
 
-/** `.glb` bytes as three.js's GLTFLoader reads them. */
-export function parseWithThree(glb: Uint8Array): Promise<GLTF> {
-  const buffer = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer;
-  return new Promise((resolve, reject) => new GLTFLoader().parse(buffer, '', resolve, reject));
+/**
+ * A copy of animation 0 as a second animation, 0.7 × as long and starting 0.05 s later (the same
+ * output values on new key times): a second clip to cross-fade with on one-animation files.
+ */
+export function withSecondAnimation(document: Document): void {
+  const first = document.getRoot().listAnimations()[0]!;
+  const second = document.createAnimation('second');
+  for (const channel of first.listChannels()) {
+    const source = channel.getSampler()!;
+    const input = source.getInput()!;
+    const times = Float32Array.from(input.getArray()! as Float32Array, (t) => 0.05 + 0.7 * t);
+    const sampler = document
+      .createAnimationSampler()
+      .setInput(document.createAccessor().setType('SCALAR').setArray(times).setBuffer(input.getBuffer()))
+      // Its own copy of the values: GLTFLoader shares one array per accessor, and three.js's
+      // makeClipAdditive rewrites the additive clip's values in place.
+      .setOutput(source.getOutput()!.clone().setArray(source.getOutput()!.getArray()!.slice()))
+      .setInterpolation(source.getInterpolation());
+    second.addSampler(sampler).addChannel(document.createAnimationChannel().setSampler(sampler).setTargetNode(channel.getTargetNode()).setTargetPath(channel.getTargetPath()!));
+  }
 }

@@ -6,7 +6,8 @@ import { fromGltfLoader, ScenePlayer } from '../../src/three/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
 import { haveFixtures } from '../helpers/fixtures.js';
 import { type GltfExpected, gltfExpected } from '../helpers/gltf-fixtures.js';
-import { fixtureGlb, parseWithThree } from '../helpers/three-gltf.js';
+import { parseWithThree } from '../helpers/parse-with-three.js';
+import { fixtureGlb } from '../helpers/three-gltf.js';
 
 const have = haveFixtures('gltf');
 const files = have ? Object.keys((gltfExpected() as GltfExpected).files) : [];
