@@ -146,8 +146,8 @@ describe('file data is never a UsageError, and non-finite values are refused at 
     return open(set.main, { ...set.companions, pos: textFile('fuzz.pos', pos) });
   };
 
-  it('a .pos speed below 0 is a FormatError on its segment line (it was a UsageError: key times decrease)', async () => {
-    expect(await formatErrorOf(meteorWithSpeed('-1'))).toMatchObject({ format: 'pos', code: 'bad-value', line: 6 });
+  it('a .pos speed below 0 is a FormatError on its line (it was a UsageError: key times decrease)', async () => {
+    expect(await formatErrorOf(meteorWithSpeed('-1'))).toMatchObject({ format: 'pos', code: 'bad-value', line: 10 });
   });
 
   it('a .pos speed of 1e-300 (a pose lasting 3e298 s) is a FormatError on its pose line', async () => {

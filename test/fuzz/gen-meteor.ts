@@ -69,7 +69,9 @@ function posText(p: Params, c: Character, first: number, frames: number, shared:
     const range = source === 0 ? shared! : { first, frames };
     const start = p.int(range.first, range.first + range.frames - 1, [range.first - 1, 0, -5, 2147483647]);
     const end = p.int(start, range.first + range.frames - 1, [start, start - 1, range.first + range.frames, 2147483647]);
-    lines.push('{', `  source     ${source}`, `  Start      ${start}`, `  End        ${end}`);
+    // The 1.07 release writes a pose's source on its brace line, where the game does not read it.
+    if (source === 0 && p.rng.chance(0.2)) lines.push('{  source     0', `  Start      ${start}`, `  End        ${end}`);
+    else lines.push('{', `  source     ${source}`, `  Start      ${start}`, `  End        ${end}`);
     if (p.rng.chance(0.5)) lines.push(`  LoopStart  ${p.int(start, end)}`, `  LoopEnd    ${end}`);
     lines.push('  EffectType 0', '  EffectID   0');
     if (p.rng.chance(0.3)) lines.push(`  link       ${p.rng.int(0, poses)}`);

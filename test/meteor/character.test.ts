@@ -158,6 +158,27 @@ describe.runIf(haveFixtures('meteor'))('openMeteorCharacter on P0', () => {
     expect(unavailable.find((u) => u.pose === 1)!.reason).toMatch(/frame 7242 .* not in character\.amb/);
   });
 
+  it("opens a 1.07 pose table, whose brace line carries `source 0` (`{  source     0`), like the game", () => {
+    // Pose 10 (source 0, frames 1–55) written the 1.07 way; the game's parser opens the block on
+    // that line and never reads the source, which stays at its default, 0 — the value written.
+    const shared = files.amb.slice(0, AMB_HEADER_BYTES + 400 * 698);
+    const view = new DataView(shared.buffer);
+    view.setInt32(13, 400, true);
+    for (let r = 0; r < 400; r++) view.setInt32(AMB_HEADER_BYTES + 698 * r + 4, r + 1, true);
+    const text = Buffer.from(files.pos).toString('latin1');
+    const at = text.indexOf('Pose 10\r\n') >= 0 ? text.indexOf('Pose 10\r\n') : text.indexOf('Pose 10\n');
+    const v107 = text.slice(0, at) + text.slice(at).replace(/\{\r?\n\s*source\s+0/, '{  source     0');
+    expect(v107).not.toBe(text);
+    const before = openMeteorCharacter({ ...files, characterAmb: shared });
+    const after = openMeteorCharacter({ ...files, pos: new Uint8Array(Buffer.from(v107, 'latin1')), characterAmb: shared });
+    expect(after.warnings).toEqual(before.warnings);
+    expect(after.clips.map((c) => c.name)).toEqual(before.clips.map((c) => c.name));
+    const [a, b] = [before.clip('pose10'), after.clip('pose10')];
+    expect(b.metadata.source).toBe(0);
+    expect(b.duration).toBe(a.duration);
+    expect(b.curves).toEqual(a.curves);
+  });
+
   it('rejects an .amb that does not match the .bnc', () => {
     const amb = files.amb.slice();
     for (let r = 0; r < 650; r++) amb[AMB_HEADER_BYTES + 698 * r + 20 + 16 * 30 + 33 + 1] = 0x39; // dummy 1's tag b13 → b93

@@ -75,7 +75,7 @@ function edit(no: number, line: string | null): Uint8Array {
 }
 
 describe('readPos grammar', () => {
-  const [pose, empty] = readPos(bytes(SAMPLE)).poses;
+  const { poses: [pose, empty], warnings } = readPos(bytes(SAMPLE));
 
   it('reads every keyword, case variants, leading zeros, CRLF and comments in any encoding', () => {
     expect(pose).toMatchObject({ number: 0, empty: false, source: 1, start: 1, end: 20, loopStart: 3, loopEnd: 12, effectType: 0, effectId: 'Pos000', link: 34 });
@@ -100,6 +100,7 @@ describe('readPos grammar', () => {
     expect(pose!.drags).toEqual([{ start: 5, end: 9, time: 0.05, color: [255, 255, 198], line: 43 }]);
     expect(pose!.nextPoses).toEqual([{ start: 6, end: 15, time: 0.1, line: 50 }]);
     expect(empty).toMatchObject({ number: 1, empty: true, source: null });
+    expect(warnings).toEqual([]);
   });
 
   it('builds the time table from the first matching segment (§7.1)', () => {
@@ -112,35 +113,92 @@ describe('readPos grammar', () => {
     expect(zero[3]).toBeCloseTo(0.1, 12); // speed 0 means 1
   });
 
+  // What the game's parser (PoseStatus.cs ActionManager.Parse) throws on, readPos refuses.
   it.each([
-    ['an unknown keyword', 8, '  EffectKind 0', 'unknown-keyword', 8],
-    ['an unknown keyword in a sub-block', 30, '    Damage 3', 'unknown-keyword', 30],
-    ['a missing opening brace', 2, null, 'expected-brace', 2],
-    ['a missing sub-block brace', 12, null, 'expected-brace', 12],
     ['a bad integer', 4, '  start 1x', 'bad-number', 4],
+    ['an integer beyond Int32', 4, '  start 2147483648', 'bad-number', 4],
     ['a bad float', 15, '    Speed fast', 'bad-number', 15],
     ['a missing value', 5, '  End', 'bad-value', 5],
-    ['a stray value', 5, '  End 20 21', 'bad-value', 5],
-    ['an unquoted bone', 24, '    bone = bau_R_Hand', 'bad-value', 24],
-    ['a bad colour', 48, '    Color  255,255', 'bad-value', 48],
-    ['a keyword given twice', 4, '  End 3', 'duplicate-keyword', 5],
+    ['a colour without three components', 48, '    Color  255,255', 'bad-value', 48],
+    ['a colour written with spaces (the game reads "255," only)', 48, '    Color  255, 255, 198', 'bad-value', 48],
+    ['a bone line without "="', 24, '    bone "bau R Hand"', 'bad-value', 24],
     ['text instead of a pose', 1, 'Poser 0', 'unknown-keyword', 1],
+    ['a negative speed (time would run backwards)', 15, '    Speed -2', 'bad-value', 15],
   ] as const)('%s is a FormatError with the line', (_, no, line, code, at) => {
     expect(errorLine(() => readPos(edit(no, line)))).toEqual({ code, line: at });
   });
 
-  it('a missing closing brace', () => {
-    expect(errorLine(() => readPos(edit(56, null)))).toEqual({ code: 'unknown-keyword', line: 56 });
-    expect(errorLine(() => readPos(bytes(SAMPLE.split('\r\n').slice(0, 55).join('\n'))))).toEqual({ code: 'truncated', line: 55 });
+  it('a keyword with no pose, attack or drag to go to is a FormatError (the game throws there)', () => {
+    expect(errorLine(() => readPos(bytes('Start 5\nPose 0\n{\n}')))).toEqual({ code: 'bad-order', line: 1 });
+    expect(errorLine(() => readPos(bytes('Pose 0\n{}\nStart 5')))).toEqual({ code: 'bad-order', line: 3 });
+    expect(errorLine(() => readPos(bytes('Pose 0\n{\n  AttackType 1\n}')))).toEqual({ code: 'bad-order', line: 3 });
+    expect(errorLine(() => readPos(bytes('Pose 0\n{\n  Time 0.1\n}')))).toEqual({ code: 'bad-order', line: 3 });
+    expect(errorLine(() => readPos(bytes('Pose 0\n{\n  Attack\n  {\n    bone = "a",\n')))).toEqual({ code: 'truncated', line: 5 });
   });
 
-  it('ends a bone list at a stray trailing comma before the next keyword (§6.1)', () => {
+  it("reads the 1.07 release's `{  source     0` as the game does: the brace opens the pose, the rest of the line is not read", () => {
+    const text = ['Pose 7', '{  source     0', '  Start      10', '  End        12', '}', 'Pose 8', '{ source 1', '  Start 1', '  End 2', '}'].join('\r\n');
+    const { poses, warnings } = readPos(bytes(text));
+    expect(warnings).toEqual([]);
+    expect(poses).toMatchObject([
+      { number: 7, source: null, start: 10, end: 12 },
+      // The game's source stays 0 here too: its parser never reads a value after `{`.
+      { number: 8, source: null, start: 1, end: 2 },
+    ]);
+  });
+
+  it('accepts what the game accepts: stray values, unquoted bones, repeated keywords and pose numbers, Speed without a segment', () => {
+    expect(readPos(edit(5, '  End 20 21')).poses[0]!.end).toBe(20);
+    expect(readPos(edit(24, '    bone = bau_R_Hand')).poses[0]!.attacks[0]!.bones).toEqual(['bau_R_Hand']);
+    expect(readPos(edit(4, '  End 3')).poses[0]).toMatchObject({ start: null, end: 20 }); // the later End wins
+    expect(readPos(edit(57, 'Pose 0')).poses.map((p) => p.number)).toEqual([0, 0]);
+    expect(readPos(edit(10, '  Speed 9')).poses[0]!.segments[0]!.speed).toBe(2);
+  });
+
+  it.each([
+    ['an unknown keyword', 8, '  EffectKind 0', 8],
+    ['an unknown keyword in a sub-block', 30, '    Damage 3', 30],
+    ['a keyword separated by a tab (the game deletes tabs: "Start1")', 4, '  start\t1', 4],
+    ['a missing opening brace (Pose 1 then lies inside an open block)', 2, null, 56],
+    ['a missing closing brace', 56, null, 56],
+  ] as const)('stops where the game stops, keeps what it read and says so: %s', (_, no, line, at) => {
+    const { poses, warnings } = readPos(edit(no, line));
+    expect(poses[0]!.number).toBe(0);
+    expect(poses.some((p) => p.number === 1)).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(new RegExp(`^line ${at}: unknown keyword .*; the game stops reading the pose table there`));
+  });
+
+  it('decodes as the game does (ASCII: bytes above 0x7f read as "?"), names an Int32 overflow, and `{}` inside a block only drops the pose', () => {
+    expect(readPos(edit(9, '  EffectID   Pos\xe90')).poses[0]!.effectId).toBe('Pos?0');
+    const e = (() => {
+      try {
+        readPos(edit(4, '  start -2147483649'));
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    })();
+    expect(e).toMatch(/outside the Int32 range/);
+    expect(readPos(edit(4, '  start -2147483648')).poses[0]!.start).toBe(-2147483648);
+    const inner = readPos(bytes('Pose 3\n{\n  Start 1\n  {}\n}\nPose 4\n{}')).poses;
+    expect(inner.map((p) => [p.number, p.empty, p.start])).toEqual([[3, false, 1], [4, true, null]]);
+  });
+
+  it('parses hostile lines in linear time: a 512 KB bone item of quotes and spaces, a 512 KB keyword line', () => {
+    const pad = ' "'.repeat(1 << 18);
+    const big = (text: string) => new Uint8Array(Buffer.from(text, 'latin1'));
+    const p = readPos(big(`Pose 0\n{\n  Attack\n  {\n    bone = a${pad}b\n  }\n}`)).poses[0]!;
+    expect(p.attacks[0]!.bones).toHaveLength(1);
+    expect(p.attacks[0]!.bones[0]!.length).toBe(2 + pad.length);
+    const { warnings } = readPos(big(`Pose 0\n{\n${'x'.repeat(1 << 19)} 1\n}`));
+    expect(warnings[0]).toMatch(/^line 3: unknown keyword "x{40}/);
+  });
+
+  it('ends a bone list ending in "," as the game does: a line with Start is passed over, the next one appended', () => {
+    // The game's guard against a stray comma before `Start` (spec §6.1); no shipped file has it.
     const [p] = readPos(edit(25, '           "bad L Foot",')).poses;
-    expect(p!.attacks[0]).toMatchObject({ bones: ['bau_R_Hand', 'weapon', 'bad_L_Foot'], start: 5 });
-  });
-
-  it('a repeated pose number', () => {
-    expect(errorLine(() => readPos(edit(57, 'Pose 0')))).toEqual({ code: 'duplicate-pose', line: 57 });
+    expect(p!.attacks[0]).toMatchObject({ bones: ['bau_R_Hand', 'weapon', 'bad_L_Foot', 'End_________7'], start: null, end: 7 });
   });
 });
 

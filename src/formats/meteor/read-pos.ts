@@ -1,5 +1,7 @@
-import { LineCursor, type TextLine } from './text-lines.js';
-import { quote } from '../text.js';
+import { FormatError } from '../../errors.js';
+import { latin1 } from '../binary.js';
+import { describeNumber, parseFloatStrict, parseIntStrict } from '../text-numbers.js';
+import { quote, splitLines } from '../text.js';
 
 /** A `Blend` or `Action` frame segment with its playback-speed multiplier (spec meteor.md §6.1). */
 export interface PosSegment {
@@ -48,7 +50,10 @@ export interface PosNextPose {
   line: number;
 }
 
-/** One `Pose n` of a `.pos` file. Fields absent from the block are `null` (the game reads them as 0). */
+/**
+ * One `Pose n` of a `.pos` file. Fields absent from the block are `null` (the game reads them as
+ * 0). `drags` and `nextPoses` hold at most one window each: the game keeps the last one given.
+ */
 export interface PosPose {
   number: number;
   /** Written as `{}`: an unused placeholder. */
@@ -75,68 +80,225 @@ export interface PosPose {
 /** A `P<N>.pos` clip table: poses in file order. */
 export interface PosDocument {
   poses: PosPose[];
+  /** What the game's parser does silently that a user should know (where it stopped reading). */
+  warnings: string[];
 }
 
-type Block = 'pose' | 'segment' | 'attack' | 'drag' | 'nextpose';
+/** `Pose n` line and its fields, and the sub-objects still open, as the game's parser keeps them. */
+interface ParseState {
+  current: PosPose | null;
+  segment: PosSegment | null;
+  attack: PosAttack | null;
+  drag: PosDrag | null;
+  next: PosNextPose | null;
+  /** Open braces per kind (the game counts them per kind, not as a stack). */
+  depth: { pose: number; segment: number; attack: number; drag: number; next: number };
+}
 
-/** Keywords per block, lower-cased (the game's spellings vary in case, §6.1). */
-const KEYS: Record<Block, readonly string[]> = {
-  pose: ['source', 'start', 'end', 'loopstart', 'loopend', 'effecttype', 'effectid', 'link', 'blend', 'action', 'attack', 'drag', 'nextpose'],
-  segment: ['start', 'end', 'speed'],
-  attack: [
-    'bone', 'start', 'end', 'attacktype', 'checkfriend', 'defensevalue', 'defensemove', 'targetvalue', 'targetmove',
-    'targetpose', 'targetposefront', 'targetposeback', 'targetposeleft', 'targetposeright',
-  ],
-  drag: ['start', 'end', 'time', 'color'],
-  nextpose: ['start', 'end', 'time'],
-};
+/** A non-empty line: its 1-based number and its text as the game decodes it. */
+interface PosLine {
+  no: number;
+  raw: string;
+}
 
-const camel: Record<string, string> = {
-  loopstart: 'loopStart', loopend: 'loopEnd', effecttype: 'effectType', attacktype: 'attackType', checkfriend: 'checkFriend',
-  defensevalue: 'defenseValue', defensemove: 'defenseMove', targetvalue: 'targetValue', targetmove: 'targetMove',
-  targetpose: 'targetPose', targetposefront: 'targetPoseFront', targetposeback: 'targetPoseBack',
-  targetposeleft: 'targetPoseLeft', targetposeright: 'targetPoseRight',
-};
+const FORMAT = 'pos';
 
-const FLOAT_KEYS = new Set(['speed', 'time', 'defensevalue', 'defensemove', 'targetvalue', 'targetmove']);
+/** The UTF-8 byte order mark, skipped (issue 13 item 7; the game would read it as three '?' and stop). */
+const BOM = [0xef, 0xbb, 0xbf];
 
 /**
- * Reads a `P<N>.pos` clip table (spec meteor.md §6.1, the grammar of PoseStatus.cs
- * `ActionManager.Parse`): `Pose n` followed by a `{ … }` block or `{}`; in a pose `source`,
- * `Start`/`End`, `LoopStart`/`LoopEnd`, `EffectType`, `EffectID`, `link`, and the sub-blocks
- * `Blend`/`Action` (`start end speed`), `Attack` (a `bone = "a", "b", …` list that continues
- * while a line ends with `,`, plus the numbers of §6.1), `Drag` (`Start End Time Color r,g,b`) and
- * `NextPose` (`start end Time`). `Start`/`End`/`Time` belong to the innermost open block.
- * Keywords match case-insensitively; numbers may have leading zeros; `#` comments in any encoding
- * are ignored.
- * @throws FormatError (format `pos`, with the line) for unknown keywords, missing or extra braces,
- *   bad numbers, a `Blend`/`Action` without `start` or `end` or with a negative speed, a keyword
- *   given twice in one block, and a repeated pose number
+ * Reads a `P<N>.pos` clip table exactly as the game does: a port of `ActionManager.Parse` in
+ * `Assets/Meteor/ResLoader/PoseStatus.cs` of the Meteor remake (365082218/meteor_original_ios
+ * @ e08cd1f; spec meteor.md §6.1). Its rules, which this follows:
+ * - lines split on CR and LF, empty lines dropped; tabs deleted (not separators); tokens split on
+ *   spaces; a line whose first token starts with `#` is a comment; only the first token (the
+ *   keyword) and the second (its value) matter, anything after them on the line is ignored — so
+ *   the 1.07 release's `{  source     0` opens a block and its `source 0` is not read (the game's
+ *   source then stays 0, the value written);
+ * - keywords in the game's spellings: `Pose`, `{`, `}`, `{}`, `source`/`Source`,
+ *   `Start`/`start`, `End`/`end`, `Speed`/`speed`, `link`/`Link`, `LoopStart`, `LoopEnd`,
+ *   `EffectType`, `EffectID`, `Blend`, `Action`, `Attack`, `bone`, `AttackType`, `CheckFriend`,
+ *   `DefenseValue`, `DefenseMove`, `TargetValue`, `TargetMove`, `TargetPose`,
+ *   `TargetPoseFront/Back/Left/Right`, `Drag`, `Time`, `Color`, `NextPose`;
+ * - braces are counted per open sub-object (NextPose, Drag, Attack, Blend/Action, pose, in that
+ *   order), `Start`/`End` go to the first of those open, `Time` to NextPose else Drag, `Speed`
+ *   to an open segment (else ignored); `Pose n` starts a pose only where no pose or segment block
+ *   is open; a later `Drag` or `NextPose` replaces the pose's earlier one;
+ * - `bone = a, "b", …` continues on the following lines while the list ends with `,`, stopping
+ *   before a line that mentions `Start`; names lose spaces and quotes at their ends, inner spaces
+ *   become `_`; `LoopStart` below `Start` is raised to it.
+ * Where the game stops reading at an unknown keyword (its parser logs and breaks), the poses read
+ * so far are kept and `warnings` says where it stopped; a file where that happens before any pose
+ * is refused. Where the game throws (a missing value, an integer that is not an Int32, a bad
+ * number, a keyword with no pose, attack or drag to go to, a `Color` without three components, a
+ * bone list without `=` or running off the end), this throws `FormatError` (format `pos`, with the
+ * line). The file is decoded as ASCII, bytes above 0x7f as `?` (the game's Encoding.ASCII). Three
+ * departures from the game's rules: a UTF-8 BOM is skipped; a negative segment speed (which would
+ * run the clip's time backwards) is refused; and numbers are plain decimals (an integer within
+ * Int32, a float within ±1e38 — value-range.ts), so `float.Parse`'s NaN, Infinity and thousands
+ * separators, which no shipped file uses, are refused.
  */
 export function readPos(bytes: Uint8Array): PosDocument {
-  const c = LineCursor.of('pos', bytes);
+  const bom = BOM.every((b, i) => bytes[i] === b);
+  const lines: PosLine[] = [];
+  // The game decodes the file as ASCII (Encoding.ASCII: every byte above 0x7f becomes '?').
+  splitLines(latin1(bom ? bytes.subarray(BOM.length) : bytes).replace(/[\x80-\xff]/g, '?')).forEach((raw, i) => {
+    if (raw !== '') lines.push({ no: i + 1, raw });
+  });
   const poses: PosPose[] = [];
-  const numbers = new Set<number>();
-  while (!c.done) {
-    const line = c.next('a pose');
-    if (line.tokens[0]!.toLowerCase() !== 'pose' || line.tokens.length < 2) {
-      c.fail('unknown-keyword', line.no, `expected "Pose <n>", found ${quote(line.text)}`);
+  const warnings: string[] = [];
+  const st: ParseState = { current: null, segment: null, attack: null, drag: null, next: null, depth: { pose: 0, segment: 0, attack: 0, drag: 0, next: 0 } };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const [key, value] = keywordAndValue(line.raw);
+    if (key === undefined || key.startsWith('#')) continue;
+    const fail = (code: string, message: string): never => {
+      throw new FormatError(FORMAT, code, { line: line.no }, message);
+    };
+    const int = (what: string): number => {
+      if (value === undefined) fail('bad-value', `${key} takes a value, found none`);
+      return int32(value!) ?? fail('bad-number', `${what}: ${describeInt32(value!)}`);
+    };
+    const float = (what: string): number => {
+      if (value === undefined) fail('bad-value', `${key} takes a value, found none`);
+      return parseFloatStrict(value) ?? fail('bad-number', `${what}: ${describeNumber(value, 'number')}`);
+    };
+    const pose = (): PosPose => st.current ?? fail('bad-order', `${quote(key)} outside a pose (after its closing brace, \`{}\` or before any \`Pose\`)`);
+    const attack = (): PosAttack => st.attack ?? fail('bad-order', `${quote(key)} outside an Attack block`);
+    if (key === 'Pose' && st.depth.pose === 0 && st.depth.segment === 0) {
+      const number = int('pose number');
+      st.current = emptyPose(number, line.no);
+      poses.push(st.current);
+    } else if (key === '{') {
+      st.depth[openKind(st)]++;
+    } else if (key === '}') {
+      const kind = openKind(st);
+      st.depth[kind]--;
+      if (st.depth[kind] === 0) close(st, kind);
+    } else if (key === 'link' || key === 'Link') {
+      pose().link = int('link');
+    } else if (key === 'source' || key === 'Source') {
+      pose().source = int('source');
+    } else if (key === 'Start' || key === 'start' || key === 'End' || key === 'end') {
+      const field = key.toLowerCase() as 'start' | 'end';
+      (st.next ?? st.drag ?? st.attack ?? st.segment ?? pose())[field] = int(key);
+    } else if (key === 'Speed' || key === 'speed') {
+      if (st.segment) {
+        const speed = float('speed');
+        if (speed < 0) fail('bad-value', `speed ${speed} is negative; expected a speed > 0 (0 plays at 1)`);
+        st.segment.speed = speed;
+      }
+    } else if (key === 'LoopStart') {
+      const p = pose();
+      p.loopStart = int(key);
+      // The game raises it to Start (0 when not given yet; pose 09 of the shipped files starts its loop before Start).
+      if (p.loopStart < (p.start ?? 0)) p.loopStart = p.start ?? 0;
+    } else if (key === 'LoopEnd') {
+      pose().loopEnd = int(key);
+    } else if (key === 'EffectType') {
+      pose().effectType = int(key);
+    } else if (key === 'EffectID') {
+      if (value === undefined) fail('bad-value', 'EffectID takes a value, found none');
+      pose().effectId = value!;
+    } else if (key === 'Blend' || key === 'Action') {
+      st.segment = { kind: key === 'Blend' ? 'blend' : 'action', start: 0, end: 0, speed: 1, line: line.no };
+      pose().segments.push(st.segment);
+    } else if (key === 'Attack') {
+      st.attack = emptyAttack(line.no);
+      pose().attacks.push(st.attack);
+    } else if (key === 'bone') {
+      i = readBones(lines, i, attack());
+    } else if (ATTACK_INTS[key] !== undefined) {
+      attack()[ATTACK_INTS[key]!] = int(key);
+    } else if (ATTACK_FLOATS[key] !== undefined) {
+      attack()[ATTACK_FLOATS[key]!] = float(key);
+    } else if (key === 'Drag') {
+      st.drag = { start: null, end: null, time: null, color: null, line: line.no };
+      pose().drags = [st.drag];
+    } else if (key === 'Time') {
+      const target = st.next ?? st.drag ?? fail('bad-order', 'Time outside a NextPose or Drag block');
+      target.time = float('Time');
+    } else if (key === 'Color') {
+      const drag = st.drag ?? fail('bad-order', 'Color outside a Drag block');
+      const rgb = (value ?? fail('bad-value', 'Color takes r,g,b, found nothing')).split(',').filter((c) => c !== '');
+      if (rgb.length < 3) fail('bad-value', `Color takes r,g,b (no spaces), found ${quote(value!)}`);
+      drag.color = rgb.slice(0, 3).map((c) => int32(c) ?? fail('bad-number', `Color: ${describeInt32(c)}`)) as [number, number, number];
+    } else if (key === 'NextPose') {
+      st.next = { start: null, end: null, time: null, line: line.no };
+      pose().nextPoses = [st.next];
+    } else if (key === '{}') {
+      // `Pose n` then `{}`: an unused slot (a `{}` inside an open block only drops the pose, as in the game).
+      if (st.current && st.depth.pose === 0) st.current.empty = true;
+      st.current = null;
+    } else {
+      if (poses.length === 0) fail('unknown-keyword', `expected "Pose <n>", found ${quote(key)}`);
+      warnings.push(`line ${line.no}: unknown keyword ${quote(key)}; the game stops reading the pose table there, so ${lines.length - i} more line(s) are ignored`);
+      break;
     }
-    const number = c.int(line.tokens[1], line, 'pose number');
-    if (numbers.has(number)) c.fail('duplicate-pose', line.no, `Pose ${number} is defined twice`);
-    numbers.add(number);
-    const rest = line.tokens.slice(2).join('');
-    if (rest !== '' && rest !== '{}' && rest !== '{') c.fail('bad-value', line.no, `unexpected ${quote(rest)} after Pose ${number}`);
-    const pose = emptyPose(number, line.no);
-    const braceLine = rest !== '' ? line : c.next(`'{' after Pose ${number}`);
-    const brace = rest !== '' ? rest : braceLine.text;
-    if (brace === '{}') pose.empty = true;
-    else if (brace === '{') readBlock(c, 'pose', `Pose ${number}`, pose, pose);
-    else c.fail('expected-brace', braceLine.no, `expected '{' or '{}' after Pose ${number}, found ${quote(brace)}`);
-    poses.push(pose);
   }
-  return { poses };
+  return { poses, warnings };
 }
+
+/**
+ * The first two tokens of a line as the game splits it (`Replace("\t", "")`, then `Split(' ')`
+ * without empty entries); the rest of the line is never looked at, so only its start is scanned.
+ */
+function keywordAndValue(raw: string): [string | undefined, string | undefined] {
+  const tokens: string[] = [];
+  let token = '';
+  for (let i = 0; i < raw.length && tokens.length < 2; i++) {
+    const c = raw[i]!;
+    if (c === ' ') {
+      if (token !== '') tokens.push(token);
+      token = '';
+    } else if (c !== '\t') {
+      token += c;
+    }
+  }
+  if (token !== '' && tokens.length < 2) tokens.push(token);
+  return [tokens[0], tokens[1]];
+}
+
+/** Why a token is no Int32 for `int.Parse`. */
+function describeInt32(token: string): string {
+  return parseIntStrict(token) === null && !/^[+-]?\d+$/.test(token) ? describeNumber(token, 'integer') : `integer ${quote(token)} is outside the Int32 range`;
+}
+
+/** C#'s `int.Parse` of a token: a decimal Int32 (leading zeros and a sign allowed), or `null`. */
+function int32(token: string): number | null {
+  const v = parseIntStrict(token);
+  return v !== null && v >= -0x80000000 && v <= 0x7fffffff ? v : null;
+}
+
+/** Which open sub-object a brace belongs to: the first of NextPose, Drag, Attack, segment, else the pose. */
+function openKind(st: ParseState): keyof ParseState['depth'] {
+  return st.next ? 'next' : st.drag ? 'drag' : st.attack ? 'attack' : st.segment ? 'segment' : 'pose';
+}
+
+function close(st: ParseState, kind: keyof ParseState['depth']): void {
+  if (kind === 'next') st.next = null;
+  else if (kind === 'drag') st.drag = null;
+  else if (kind === 'attack') st.attack = null;
+  else if (kind === 'segment') st.segment = null;
+  else st.current = null;
+}
+
+const ATTACK_INTS: Record<string, 'attackType' | 'checkFriend' | 'targetPose' | 'targetPoseFront' | 'targetPoseBack' | 'targetPoseLeft' | 'targetPoseRight'> = {
+  AttackType: 'attackType',
+  CheckFriend: 'checkFriend',
+  TargetPose: 'targetPose',
+  TargetPoseFront: 'targetPoseFront',
+  TargetPoseBack: 'targetPoseBack',
+  TargetPoseLeft: 'targetPoseLeft',
+  TargetPoseRight: 'targetPoseRight',
+};
+
+const ATTACK_FLOATS: Record<string, 'defenseValue' | 'defenseMove' | 'targetValue' | 'targetMove'> = {
+  DefenseValue: 'defenseValue',
+  DefenseMove: 'defenseMove',
+  TargetValue: 'targetValue',
+  TargetMove: 'targetMove',
+};
 
 function emptyPose(number: number, line: number): PosPose {
   return {
@@ -145,99 +307,44 @@ function emptyPose(number: number, line: number): PosPose {
   };
 }
 
-/** Reads the lines of one block up to its `}` into `target` (fields by camel-cased keyword). */
-function readBlock(c: LineCursor, block: Block, owner: string, target: object, pose: PosPose): void {
-  const fields = target as Record<string, unknown>;
-  const seen = new Set<string>();
-  for (;;) {
-    const line = c.next(`'}' closing ${owner}`);
-    if (line.text === '}') return;
-    const raw = line.tokens[0]!;
-    const key = raw.toLowerCase();
-    if (!KEYS[block].includes(key)) c.fail('unknown-keyword', line.no, `unknown keyword ${quote(raw)} in ${owner}`);
-    if (seen.has(key)) c.fail('duplicate-keyword', line.no, `${quote(raw)} given twice in ${owner}`);
-    if (key === 'blend' || key === 'action' || key === 'attack' || key === 'drag' || key === 'nextpose') {
-      c.values(line, 0);
-      c.open(`${raw} in ${owner}`);
-      readSubBlock(c, key, `${raw} (line ${line.no})`, line, pose);
-      continue;
-    }
-    seen.add(key);
-    if (key === 'bone') fields.bones = readBoneList(c, line);
-    else if (key === 'color') fields.color = readColor(c, line);
-    else if (key === 'effectid') fields.effectId = c.values(line, 1)[0];
-    else {
-      const v = c.values(line, 1)[0];
-      fields[camel[key] ?? key] = FLOAT_KEYS.has(key) ? c.float(v, line, raw) : c.int(v, line, raw);
-    }
-  }
-}
-
-function readSubBlock(c: LineCursor, key: 'blend' | 'action' | 'attack' | 'drag' | 'nextpose', owner: string, line: TextLine, pose: PosPose): void {
-  const base = { start: null, end: null, line: line.no };
-  switch (key) {
-    case 'blend':
-    case 'action': {
-      const s = { kind: key, ...base, speed: 1 } as Omit<PosSegment, 'start' | 'end'> & { start: number | null; end: number | null };
-      readBlock(c, 'segment', owner, s, pose);
-      if (s.start === null || s.end === null) c.fail('missing-keyword', line.no, `${owner} needs both start and end`);
-      // A speed scales the time into each frame (§7.1); below 0 the clip would run backwards.
-      if (s.speed < 0) c.fail('bad-value', line.no, `${owner} speed ${s.speed} is negative; expected a speed > 0 (0 plays at 1)`);
-      pose.segments.push(s as PosSegment);
-      return;
-    }
-    case 'attack': {
-      const a: PosAttack = {
-        bones: [], ...base, attackType: null, checkFriend: null, defenseValue: null, defenseMove: null, targetValue: null,
-        targetMove: null, targetPose: null, targetPoseFront: null, targetPoseBack: null, targetPoseLeft: null, targetPoseRight: null,
-      };
-      readBlock(c, 'attack', owner, a, pose);
-      pose.attacks.push(a);
-      return;
-    }
-    case 'drag': {
-      const d: PosDrag = { ...base, time: null, color: null };
-      readBlock(c, 'drag', owner, d, pose);
-      pose.drags.push(d);
-      return;
-    }
-    case 'nextpose': {
-      const n: PosNextPose = { ...base, time: null };
-      readBlock(c, 'nextpose', owner, n, pose);
-      pose.nextPoses.push(n);
-    }
-  }
+function emptyAttack(line: number): PosAttack {
+  return {
+    bones: [], start: null, end: null, attackType: null, checkFriend: null, defenseValue: null, defenseMove: null, targetValue: null,
+    targetMove: null, targetPose: null, targetPoseFront: null, targetPoseBack: null, targetPoseLeft: null, targetPoseRight: null, line,
+  };
 }
 
 /**
- * `bone = "a", "b",` continued on following lines while a line ends with `,` and the next line
- * starts with a quoted name.
+ * `bone = a, "b", …` from line `i` on, exactly as the game reads it: the text after the first
+ * `=`, then whole following lines (as written, tabs kept) while the list ends with `,`; a line
+ * mentioning `Start`/`start` is passed over instead of appended (the game's guard against a stray
+ * trailing comma), and the game then resumes one line before the last one looked at. Each item
+ * loses spaces and quotes at its ends; inner spaces become `_`. Returns the index of the line the
+ * caller continues after.
  */
-function readBoneList(c: LineCursor, first: TextLine): string[] {
-  let text = first.text.slice(first.tokens[0]!.length).trim();
-  if (!text.startsWith('=')) c.fail('bad-value', first.no, `expected "bone = \\"name\\", …", found ${quote(first.text)}`);
-  text = text.slice(1);
-  const names: string[] = [];
-  let line = first;
-  for (;;) {
-    const items = text.split(',').map((s) => s.trim());
-    const continues = items[items.length - 1] === '';
-    if (continues) items.pop();
-    for (const item of items) {
-      const m = /^"([^"]*)"$/.exec(item);
-      if (!m) c.fail('bad-value', line.no, `expected a quoted bone name, found ${quote(item)}`);
-      names.push(m[1]!.replace(/ /g, '_'));
-    }
-    // A stray trailing comma before the next keyword ends the list (the game's guard, §6.1).
-    if (!continues || !c.peek()?.text.startsWith('"')) return names;
-    line = c.next('the rest of the bone list');
-    text = line.text;
+function readBones(lines: PosLine[], i: number, attack: PosAttack): number {
+  const first = lines[i]!;
+  const eq = first.raw.replace(/\t/g, '').split('=').filter((s) => s !== '');
+  if (eq.length < 2) throw new FormatError(FORMAT, 'bad-value', { line: first.no }, `expected "bone = name, …", found ${quote(first.raw.trim())}`);
+  let list = eq[1]!;
+  let skippedStart = false;
+  while (list.endsWith(',')) {
+    const next = lines[i + 1];
+    if (!next) throw new FormatError(FORMAT, 'truncated', { line: first.no }, 'the bone list ends with "," but the file ends');
+    i++;
+    if (next.raw.includes('Start') || next.raw.includes('start')) skippedStart = true;
+    else list += next.raw;
   }
+  for (const item of list.split(',')) attack.bones.push(trimSpacesAndQuotes(item).split(' ').join('_'));
+  return skippedStart ? i - 1 : i;
 }
 
-/** `Color r,g,b` (commas and/or spaces between the three 0–255 values). */
-function readColor(c: LineCursor, line: TextLine): [number, number, number] {
-  const parts = line.tokens.slice(1).join(',').split(',').filter((s) => s !== '');
-  if (parts.length !== 3) c.fail('bad-value', line.no, `Color takes r,g,b, found ${quote(line.text)}`);
-  return parts.map((p) => c.int(p, line, 'Color')) as [number, number, number];
+/** C#'s `TrimStart(' ', '"')` then `TrimEnd('"', ' ')`, by index (a regular expression anchored at the end backtracks). */
+function trimSpacesAndQuotes(s: string): string {
+  const edge = (c: string) => c === ' ' || c === '"';
+  let a = 0;
+  let b = s.length;
+  while (a < b && edge(s[a]!)) a++;
+  while (b > a && edge(s[b - 1]!)) b--;
+  return s.slice(a, b);
 }

@@ -34,7 +34,9 @@ export interface UnavailablePose {
 /**
  * Opens a Meteor character (spec meteor.md §3–§7) as an `AnimResource`:
  * - `skeleton`: every `.bnc` bone and dummy (30 + 6 for P0) with its rest pose (`bncSkeleton`);
- * - one clip per `.pos` pose that can be played, named `pose<N>`. Each has, per joint, `keyed`
+ * - one clip per `.pos` pose that can be played, named `pose<N>` (a repeated pose number, which the
+ *   game keeps as another entry, `pose<N>#2`, …); a pose without a `source` line plays
+ *   `character.amb`, as the game's default of 0 does. Each has, per joint, `keyed`
  *   curves targeting `{ joint, property }`: bone 0's translation, every bone's rotation, every
  *   dummy's translation and rotation (a root dummy's — `d_base`, root motion that the game never
  *   applies to the joint, §7.6 — as properties `root-motion-translation` / `root-motion-rotation`,
@@ -53,7 +55,7 @@ export interface UnavailablePose {
  * - `info.unavailablePoses` lists every pose without a clip with its reason (a `source 0` pose
  *   when `characterAmb` is not given, an unknown source, no Start/End, a frame its `.amb` lacks);
  *   `warnings` summarise them
- *   and carry the `.amb` readers' warnings. Empty `{}` poses are counted in `info.emptyPoses`.
+ *   and carry the `.pos` reader's (where the game's parser stops) and the `.amb` readers' warnings. Empty `{}` poses are counted in `info.emptyPoses`.
  * File space (right-handed, Z-up) is kept unless `mirrorYZ` is set (§2).
  * @throws FormatError from the readers, when an `.amb` disagrees with the `.bnc` (bone and
  *   dummy counts, dummy parent tags), and (format `pos`, at the pose's line) when segment speeds
@@ -72,22 +74,29 @@ export function openMeteorCharacter(files: MeteorCharacterFiles): AnimResource {
   };
   const clips: AnimClip[] = [];
   const unavailable: UnavailablePose[] = [];
+  const names = new Map<number, number>();
   for (const pose of pos.poses) {
     if (pose.empty) continue;
-    const source = pose.source === 1 ? amb : pose.source === 0 ? shared : undefined;
+    // The game's Pose.SourceIdx is 0 unless a `source` line sets it (1.07 writes it on the brace line, where it is not read).
+    const sourceIdx = pose.source ?? 0;
+    const source = sourceIdx === 1 ? amb : sourceIdx === 0 ? shared : undefined;
     if (pose.start === null || pose.end === null || pose.end < pose.start) {
       unavailable.push({ pose: pose.number, reason: `no valid Start/End (line ${pose.line})` });
     } else if (source === undefined) {
-      unavailable.push({ pose: pose.number, reason: `unknown source ${pose.source} (line ${pose.line})` });
+      unavailable.push({ pose: pose.number, reason: `unknown source ${sourceIdx} (line ${pose.line})` });
     } else if (source === null) {
       unavailable.push({ pose: pose.number, reason: 'source 0 needs character.amb, which was not given' });
     } else {
       const missing = firstMissingFrame(source, pose.start, pose.end);
-      if (missing === null) clips.push(poseClip(pose as PosPose & { start: number; end: number }, source, targets, mirror));
-      else unavailable.push({ pose: pose.number, reason: `frame ${missing} of ${pose.start}–${pose.end} is not in ${pose.source === 1 ? 'the .amb' : 'character.amb'}` });
+      // The game keeps repeated pose numbers as list entries; the clips get distinct names.
+      const seen = names.get(pose.number) ?? 0;
+      names.set(pose.number, seen + 1);
+      const name = seen === 0 ? `pose${pose.number}` : `pose${pose.number}#${seen + 1}`;
+      if (missing === null) clips.push(poseClip(pose as PosPose & { start: number; end: number }, source, targets, mirror, name));
+      else unavailable.push({ pose: pose.number, reason: `frame ${missing} of ${pose.start}–${pose.end} is not in ${sourceIdx === 1 ? 'the .amb' : 'character.amb'}` });
     }
   }
-  const warnings = [...amb.warnings, ...(shared?.warnings.map((w) => `character.amb: ${w}`) ?? [])];
+  const warnings = [...pos.warnings.map((w) => `.pos: ${w}`), ...amb.warnings, ...(shared?.warnings.map((w) => `character.amb: ${w}`) ?? [])];
   const missingShared = unavailable.filter((u) => u.reason.startsWith('source 0'));
   if (missingShared.length > 0) {
     warnings.push(`${missingShared.length} poses use character.amb (source 0), which was not given; they are unavailable (info.unavailablePoses)`);
@@ -152,7 +161,7 @@ function checkAgainstBnc(amb: AmbDocument, bnc: BncDocument): AmbDocument {
   return amb;
 }
 
-function poseClip(pose: PosPose & { start: number; end: number }, amb: AmbDocument, targets: { bones: string[]; dummies: string[] }, mirror: boolean): AnimClip {
+function poseClip(pose: PosPose & { start: number; end: number }, amb: AmbDocument, targets: { bones: string[]; dummies: string[] }, mirror: boolean, name: string): AnimClip {
   const { start: S, end: E } = pose;
   const kt = poseTimeTable(pose, amb.fps);
   const n = kt.length;
@@ -191,13 +200,13 @@ function poseClip(pose: PosPose & { start: number; end: number }, amb: AmbDocume
   };
   if (loop) window('loop', 0, { start: loopFrames![0]!, end: loopFrames![1]! });
   return new AnimClip({
-    name: `pose${pose.number}`,
+    name,
     curves,
     duration: kt[n - 1]!,
     events,
     metadata: {
       pose: pose.number,
-      source: pose.source,
+      source: pose.source ?? 0,
       startFrame: S,
       endFrame: E,
       fps: amb.fps,
