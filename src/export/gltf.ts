@@ -10,6 +10,7 @@ import { type ClipReduction, keyTolerance, type KeyTolerance } from './reduce-cl
 import { isNodeProperty, jointNodes, type JointNodes } from './joint-nodes.js';
 import { addRigidMeshes } from './rigid-meshes.js';
 import { addSkinnedMeshes } from './skinned-meshes.js';
+import { onSharedTimes } from './shared-times.js';
 import { trackFromZero } from './track-from-zero.js';
 import { boolTrack } from './bool-track.js';
 import type { ExportCounts } from './export-counts.js';
@@ -63,7 +64,7 @@ export interface GltfExport {
  *   `{ joint, property, times, values }`, seconds and 0/1, each value held until the next time)
  *   and `events` (`{ name, category, time }`, seconds).
  * - `weights/<k>` curves of a node with a mesh (glTF morph target weights) as one `weights` channel
- *   per node, when they share their key times.
+ *   per node, on the union of their key times (`onSharedTimes`).
  * With `options.source`, the source document with its animations replaced instead.
  * `resource` is loaded into `core` when a clip must be resampled.
  * @throws UsageError for an `fps` that is not a finite number > 0, a bad tolerance, `up` or
@@ -136,6 +137,8 @@ function withoutAnimations(document: Document, resource: AnimResource): { docume
   joints.forEach((j, i) => {
     if (list[i] && !byName.has(j.name)) byName.set(j.name, list[i]!);
   });
+  // Curves of joints the skeleton lacks (a Nebula2 blend-shape node's weights) find the source's node by name.
+  for (const n of list) if (n.getName() !== '' && !byName.has(n.getName())) byName.set(n.getName(), n);
   return { document, buffer, nodes: { byName, skeleton: list, roots: list.filter((n) => n.getParentNode() === null) } };
 }
 
@@ -171,13 +174,11 @@ function addAnimation(
   let firstAtRest: Parameters<typeof addChannel> | null = null;
   const morphs = morphCurves(clip, nodes);
   for (const [node, curves] of morphs) {
-    const tracks = curves.map((c) => trackFromZero(curveTrack(clip, c), false, interpolation === 'step'));
+    const tracks = onSharedTimes(
+      curves.map((c) => trackFromZero(curveTrack(clip, c), false, interpolation === 'step')),
+      interpolation === 'step',
+    );
     const n = tracks[0]!.times.length;
-    if (!tracks.every((t) => t.times.length === n && t.times.every((x, k) => x === tracks[0]!.times[k]))) {
-      const what = 'float "weights/<k>" (key times differ between targets)';
-      skipped.set(what, (skipped.get(what) ?? 0) + curves.length);
-      continue;
-    }
     const values = new Float32Array(n * tracks.length);
     for (let k = 0; k < n; k++) tracks.forEach((t, m) => (values[k * tracks.length + m] = t.values[4 * k]!));
     const sampler = document

@@ -9,7 +9,8 @@ const COUNT_EXTREMES = [0, 1, 255, 256, 65535];
 
 /** One group/clip of generated curves: 3 (T, R, S) or 4 (T, R, S, V) per joint, some static. */
 interface CurveSpec {
-  kind: 'translation' | 'rotation' | 'scale' | 'velocity';
+  /** `weight`: a blend-shape weight (value in x) of an nblendshapeanimator's animation. */
+  kind: 'translation' | 'rotation' | 'scale' | 'velocity' | 'weight';
   animated: boolean;
   /** Key values (4 per key), or the static value. */
   values: number[][];
@@ -17,6 +18,7 @@ interface CurveSpec {
 
 function curveValue(p: Params, kind: CurveSpec['kind']): number[] {
   if (kind === 'rotation') return p.quaternion();
+  if (kind === 'weight') return [p.real(0, 1, [0, 1, -1, 2], 4), 0, 0, 0];
   if (kind === 'scale') return [p.real(0.5, 2, undefined, 4), p.real(0.5, 2, undefined, 4), p.real(0.5, 2, undefined, 4), 0];
   return [p.real(-10, 10, undefined, 4), p.real(-10, 10, undefined, 4), p.real(-10, 10, undefined, 4), 0];
 }
@@ -39,7 +41,7 @@ interface Nax2Group {
   curves: CurveSpec[];
 }
 
-function nax2Groups(p: Params, joints: number): Nax2Group[] {
+function nax2Groups(p: Params, joints: number, kinds: readonly CurveSpec['kind'][] = ['translation', 'rotation', 'scale']): Nax2Group[] {
   const n = p.int(1, 3, [0]);
   return Array.from({ length: n }, () => {
     const keys = p.int(1, 6, [0, 1, 300]);
@@ -47,16 +49,16 @@ function nax2Groups(p: Params, joints: number): Nax2Group[] {
       keys,
       keyTime: p.pick(KEY_TIMES, KEY_TIME_EXTREMES),
       loop: p.int(0, 1, [2, -1]),
-      curves: curves(p, joints, keys, ['translation', 'rotation', 'scale']),
+      curves: curves(p, joints, keys, kinds),
     };
   });
 }
 
-const IPOL: Record<CurveSpec['kind'], number> = { translation: 3, rotation: 2, scale: 3, velocity: 3 };
+const IPOL: Record<CurveSpec['kind'], number> = { translation: 3, rotation: 2, scale: 3, velocity: 3, weight: 3 };
 
 /** A `.nax2` (layout A, B or C): groups, curves with interleaved keys (stride = animated curves), the pool. */
-function nax2Bytes(p: Params, layout: 'A' | 'B' | 'C', joints: number): { bytes: Uint8Array; fields: Field[] } {
-  const groups = nax2Groups(p, joints);
+function nax2Bytes(p: Params, layout: 'A' | 'B' | 'C', joints: number, kinds?: readonly CurveSpec['kind'][]): { bytes: Uint8Array; fields: Field[] } {
+  const groups = nax2Groups(p, joints, kinds);
   const w = new FieldWriter(true);
   w.text(layout === 'C' ? '3XAN' : '2XAN');
   const pool: number[][] = [];
@@ -109,6 +111,98 @@ export function n2Text(p: Params, joints: number, clips: number): string {
   return lines.join('\n');
 }
 
+/**
+ * Argument types of the script commands `n2Binary` writes, by text name: fourcc and types (i int32,
+ * f float32, s string; `?` marks an optional last argument), from the SDK's `*_cmds.cc` prototypes
+ * (nskinanimator, nanimator, nblendshapeanimator, nblendshapenode, nscenenode).
+ */
+const BINARY_COMMANDS: Record<string, [string, string]> = {
+  '.setanim': ['SANM', 's'],
+  '.setlooptype': ['SLPT', 's'],
+  '.setchannel': ['SCHN', 's'],
+  '.beginjoints': ['BJNT', 'i'],
+  '.setjoint': ['SJNT', 'iiffffffffffs?'],
+  '.endjoints': ['EJNT', ''],
+  '.addjointname': ['ADJN', 'is'],
+  '.beginstates': ['BGST', 'i'],
+  '.setstate': ['SSTT', 'iif'],
+  '.setstatename': ['SSNM', 'is'],
+  '.endstates': ['ENDS', ''],
+  '.beginclips': ['BGCL', 'ii?'],
+  '.setclip': ['STCL', 'iis'],
+  '.endclips': ['EDCL', 'i?'],
+  '.setanimation': ['SANI', 's'],
+  '.setanimationgroup': ['SANG', 'i'],
+  '.addanimator': ['ADDA', 's'],
+  '.setmeshat': ['SMSA', 'is'],
+  '.setweightat': ['SWEA', 'if'],
+};
+
+/**
+ * The binary twin (`nbinscriptserver`, Teivaz/nebula2 src/script/nbinscriptserver_main.cc) of a
+ * text `.n2` script as the generators and the SDK write it (one command per line, `"strings"`
+ * without escapes, `#` comment lines): the int 'NOB0', the header string, then `_new` class name,
+ * `_sel` path, or fourcc + int16 argument length + arguments. Commands not in the table are written
+ * with the fourcc `XTRA` and their words as strings, which readers skip by their length.
+ */
+export function n2Binary(text: string, littleEndian = true): { bytes: Uint8Array; fields: Field[] } {
+  const w = new FieldWriter(littleEndian);
+  const int = (s: string) => w.i32(fourcc(s), 'flag');
+  const str = (s: string, into: FieldWriter = w) => {
+    into.u16(s.length, 'count');
+    into.text(s);
+  };
+  int('NOB0');
+  str('$parser:nbinscriptserver$ $class:ntransformnode$');
+  for (const line of text.split(/\r?\n/)) {
+    const words = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+    if (words.length === 0 || words[0]!.startsWith('#')) continue;
+    const [head, ...args] = words as [string, ...string[]];
+    if (head === 'new') {
+      int('_new');
+      str(args[0]!);
+      str(args[1]!);
+      continue;
+    }
+    if (head === 'sel') {
+      int('_sel');
+      str(args[0]!);
+      continue;
+    }
+    const [code, types] = BINARY_COMMANDS[head] ?? ['XTRA', 's'.repeat(args.length)];
+    const body = new FieldWriter(littleEndian);
+    args.forEach((a, i) => {
+      const t = types.replace(/\?/g, '')[i];
+      if (t === 'i') body.i32(Number(a), 'index');
+      else if (t === 'f') body.f32(Number(a));
+      else str(a, body);
+    });
+    const bytes = body.finish();
+    int(code);
+    w.i16(bytes.length, 'count');
+    w.bytes(bytes);
+  }
+  return { bytes: w.finish(), fields: w.fields };
+}
+
+/** A fourcc as the SDK's multi-character constant: 'SJNT' is 0x534a4e54. */
+function fourcc(s: string): number {
+  return ((s.charCodeAt(0) << 24) | (s.charCodeAt(1) << 16) | (s.charCodeAt(2) << 8) | s.charCodeAt(3)) | 0;
+}
+
+/**
+ * A `.n2` scene script whose `nblendshapenode` of `shapes` shapes is driven by an
+ * `nblendshapeanimator` playing `animation` (group `group`), as nblendshapenode_cmds.cc and
+ * nblendshapeanimator_cmds.cc save them.
+ */
+export function blendShapeN2Text(animation: string, shapes: number, group = 0): string {
+  const lines = ['# $parser:ntclserver$ $class:ntransformnode$', 'new ntransformnode model', '\tsel model', '\tnew nblendshapenode face', '\t\tsel face'];
+  for (let i = 0; i < Math.min(shapes, 8); i++) lines.push(`\t\t.setmeshat ${i} "meshes:face_${i}.nvx2"`, `\t\t.setweightat ${i} 0.000000`);
+  lines.push('\t\t.addanimator "facial"', '\t\tnew nblendshapeanimator facial', '\t\t\tsel facial', '\t\t\t.setchannel "time"', '\t\t\t.setlooptype "loop"');
+  lines.push(`\t\t\t.setanimation "${animation}"`, `\t\t\t.setanimationgroup ${group}`, '\t\t\tsel ..', '\t\tsel ..', '\tsel ..', '');
+  return lines.join('\n');
+}
+
 /** A `.constants` XML with one CharacterNode of `joints` joints. */
 export function constantsText(p: Params, joints: number): string {
   const rows = [];
@@ -157,7 +251,7 @@ function nanim2Text(p: Params, joints: number): string {
   return lines.join('\n');
 }
 
-const NAX3_CODES: Record<CurveSpec['kind'], number> = { translation: 0, scale: 1, rotation: 2, velocity: 4 };
+const NAX3_CODES: Record<CurveSpec['kind'], number> = { translation: 0, scale: 1, rotation: 2, velocity: 4, weight: 5 };
 
 /** A `.nax3` ('NA01'), little- or big-endian: clips with events and T, R, S, V curves per joint. */
 function nax3Bytes(p: Params, joints: number, littleEndian: boolean): { bytes: Uint8Array; fields: Field[] } {
@@ -220,6 +314,23 @@ const nax2Target =
     return { main: { name: 'fuzz.nax2', ...nax2Bytes(p, layout, joints) }, companions: skeleton, mutated: mutate };
   };
 
+/** A blend-shape nax2 (layout B; `shapes` weight curves per group) and the `.n2` whose animator plays it, text or binary. */
+const blendShapeTarget =
+  (mutate: 'main' | 'skeleton'): Generator =>
+  (p) => {
+    const shapes = p.int(1, 8, [0, 1, 40]);
+    const script = blendShapeN2Text('anims:fuzz.nax2', shapes, p.int(0, 1, [5]));
+    const skeleton = p.rng.chance(0.5) ? { name: 'face.n2', ...n2Binary(script, p.rng.chance(0.8)) } : textFile('face.n2', script);
+    return { main: { name: 'fuzz.nax2', ...nax2Bytes(p, 'B', shapes, ['weight']) }, companions: { skeleton }, mutated: mutate };
+  };
+
+/** A skin nax2 with its `.n2` skeleton in the binary form, the skeleton mutated. */
+const binaryN2Target: Generator = (p) => {
+  const joints = p.int(1, 4, [0, 1, 40]);
+  const skeleton = { name: 'fuzz.n2', ...n2Binary(n2Text(p, joints, 3), p.rng.chance(0.8)) };
+  return { main: { name: 'fuzz.nax2', ...nax2Bytes(p, 'B', joints) }, companions: { skeleton }, mutated: 'skeleton' };
+};
+
 const nax3Target =
   (mutate: 'main' | 'skeleton', littleEndian: boolean): Generator =>
   (p) => {
@@ -242,5 +353,8 @@ export const NEBULA_TARGETS: Record<string, Generator> = {
   'nax3-be': nax3Target('main', false),
   nanim2: nanim2Target,
   n2: nax2Target('B', 'skeleton'),
+  'n2-binary': binaryN2Target,
+  'nax2-blend': blendShapeTarget('main'),
+  'n2-blend': blendShapeTarget('skeleton'),
   constants: nax3Target('skeleton', true),
 };

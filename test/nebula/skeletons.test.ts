@@ -108,8 +108,8 @@ describe('n2 scripts', () => {
     expect(s.animatorName).toBe('one');
   });
 
-  it('refuses binary scripts, missing animators, unclosed joint lists and absurd counts', () => {
-    expect(formatErrorOf(() => readN2Skeleton('0BON\u0000\u0001'))).toMatchObject({ code: 'unsupported-variant', line: 1 });
+  it('refuses broken binary scripts, missing animators, unclosed joint lists and absurd counts', () => {
+    expect(formatErrorOf(() => readN2Skeleton(Uint8Array.from([0x30, 0x42, 0x4f, 0x4e, 0x05, 0x00, 0x41])))).toMatchObject({ code: 'truncated', offset: 6 });
     expect(formatErrorOf(() => readN2Skeleton('new ntransformnode a\nsel a\n.setfoo 1\nsel ..'))).toMatchObject({ code: 'no-skinanimator', line: 4 });
     expect(formatErrorOf(() => readN2Skeleton(script(['.beginjoints 1', '.setjoint 0 -1 0 0 0 0 0 0 1 1 1 1'])))).toMatchObject({ code: 'bad-order', line: 9 });
     expect(formatErrorOf(() => readN2Skeleton(script(['.beginjoints 1000000000'])))).toMatchObject({ code: 'bad-count', line: 6 });

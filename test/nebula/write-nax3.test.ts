@@ -120,7 +120,7 @@ describe('nax3FromResource', () => {
     expect(() => nax3FromResource([clip({ name: 'x'.repeat(50) })])).toThrow(UsageError);
     expect(() => nax3FromResource([clip({ events: [{ name: 'e', category: '', time: 0.07 }] })])).toThrow(UsageError);
     expect(() =>
-      nax3FromResource([clip({ curves: [{ curveType: 'float', target: { joint: null, property: 'f' }, active: true, keys: staticKeys(1, 0, 0, 0) }] })]),
+      nax3FromResource([clip({ curves: [{ curveType: 'bool', target: { joint: null, property: 'f' }, active: true, keys: staticKeys(1, 0, 0, 0) }] })]),
     ).toThrow(UsageError);
     expect(() => nax3FromResource(new AnimResource({ format: 'x', clips: [clip({ name: 'ü€' })] }))).toThrow(UsageError);
   });

@@ -8,7 +8,10 @@ export interface Nax3FromResourceOptions {
   byteOrder?: 'little' | 'big';
 }
 
-/** nax3 CurveType codes (2009+ SDK, spec nebula.md §2.2). Float and Bool have none. */
+/**
+ * nax3 CurveType codes (2009+ SDK, spec nebula.md §2.2). Float curves (blend-shape weights from
+ * Nebula2) go out as Float4 with the value in x; Bool has none.
+ */
 const CODES: Partial<Record<CurveType, number>> = {
   [CurveType.Translation]: 0,
   [CurveType.Scale]: 1,
@@ -16,6 +19,7 @@ const CODES: Partial<Record<CurveType, number>> = {
   [CurveType.Color]: 3,
   [CurveType.Velocity]: 4,
   [CurveType.Float4]: 5,
+  [CurveType.Float]: 5,
 };
 
 /** Seconds tolerated between a key duration or event time and the nearest whole millisecond. */
@@ -32,7 +36,7 @@ const TICK_TOLERANCE = 1e-6;
  * stored (N3 derives it as `numKeys × keyDuration`). Non-static curves get a zero `staticKey`.
  *
  * Throws `UsageError` when a curve has another key encoding, a curve type without a nax3 code
- * (`float`, `bool`), a key duration that is not whole milliseconds within 1e-6 s (or is 0 or above
+ * (`bool`), a key duration that is not whole milliseconds within 1e-6 s (or is 0 or above
  * 65535 ms with keys), an event time that is not a whole key index within 1e-6 s, a name that does
  * not fit its field (49 / 46 / 14 latin-1 characters), or counts beyond the u16/u32 fields.
  */

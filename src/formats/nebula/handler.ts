@@ -1,5 +1,6 @@
 import type { FormatHandler } from '../handler.js';
 import { FormatError } from '../../errors.js';
+import { blendShapeAnimatorsOf, playsFile } from './blend-shapes.js';
 import { detectNebulaFormat, type NebulaFormat, openNebula, readNebulaSkeleton } from './open.js';
 
 /** Joints the animation's first clip drives, by main file (several skeletons may be tried against one animation). */
@@ -20,7 +21,8 @@ function animatedJoints(bytes: Uint8Array, format: NebulaFormat | undefined): nu
  * (`detectNebulaFormat`); the skeleton (`.n2` script or `.constants` XML, spec nebula.md §1.9, §2)
  * is the `skeleton` companion, else the file with the animation's base name beside it, else the
  * only skeleton file beside it, or the only one whose joint count equals the joints the
- * animation's curves drive (issue 14: `kila.n2` beside `kila_layoutA.nax2`).
+ * animation's curves drive (issue 14: `kila.n2` beside `kila_layoutA.nax2`), or the one whose
+ * `nblendshapeanimator` names the animation. The animation's path goes to `openNebula` as `name`.
  */
 export const nebulaHandler: FormatHandler<NebulaFormat> = {
   id: 'nebula',
@@ -34,11 +36,15 @@ export const nebulaHandler: FormatHandler<NebulaFormat> = {
   },
   companionFits(_role, main, candidate) {
     try {
-      return readNebulaSkeleton(candidate).joints.length === animatedJoints(main.bytes, main.detected);
+      const skeleton = readNebulaSkeleton(candidate);
+      // A scene script whose nblendshapeanimator plays this file (its curves are morph weights).
+      if (blendShapeAnimatorsOf(skeleton).some((a) => playsFile(a, main.path))) return true;
+      return skeleton.joints.length === animatedJoints(main.bytes, main.detected);
     } catch (e) {
       if (e instanceof FormatError) return false;
       throw e;
     }
   },
-  open: (input) => openNebula({ animation: input.bytes, skeleton: input.companions.skeleton }, input.detected === undefined ? {} : { format: input.detected }),
+  // The name lets an .n2 companion's nblendshapeanimator claim the file (blend-shape weights).
+  open: (input) => openNebula({ animation: input.bytes, skeleton: input.companions.skeleton }, { name: input.path, ...(input.detected !== undefined && { format: input.detected }) }),
 };

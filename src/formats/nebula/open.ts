@@ -3,10 +3,12 @@ import type { AnimResource } from '../../anim/index.js';
 import { latin1 } from '../binary.js';
 import { readConstantsSkeleton, type ConstantsSkeleton } from './read-constants-skeleton.js';
 import { readN2Skeleton, type N2Skeleton } from './read-n2-skeleton.js';
+import type { Nax2Curves } from './blend-shapes.js';
+import { isNbinscript } from './n2-script.js';
 import { readNanim2 } from './read-nanim2.js';
 import { readNax2 } from './read-nax2.js';
 import { readNax3 } from './read-nax3.js';
-import { nax2ToResource, nax3ToResource } from './to-resource.js';
+import { type Nax2ResourceOptions, nax2ToResource, nax3ToResource } from './to-resource.js';
 
 /** What `detectNebulaFormat` recognises. `nax3` includes the variants `readNax3` refuses by name. */
 export type NebulaFormat = 'nax2' | 'nax3' | 'nanim2';
@@ -50,6 +52,13 @@ function isNanim2Text(text: string): boolean {
 export interface OpenNebulaOptions {
   /** The animation's format when already detected (`detectNebulaFormat`); detected again otherwise. */
   format?: NebulaFormat;
+  /**
+   * What a `.nax2` / `.nanim2`'s curves are: joint transforms or blend-shape weights
+   * (`nax2CurveKind`); decided from the `.n2` skeleton companion when not given.
+   */
+  curves?: Nax2Curves;
+  /** The animation's file name or path, to find the `.n2` blend-shape animator that plays it. */
+  name?: string;
 }
 
 /** What `openNebula` reads: an animation's bytes and, optionally, its skeleton. */
@@ -68,9 +77,13 @@ export interface OpenNebulaInput {
  * content (`detectNebulaFormat`; XML vs `.n2` script for the skeleton), then applying
  * `nax2ToResource` or `nax3ToResource`.
  *
+ * A `.nax2` / `.nanim2` is read as blend-shape weights when `options.curves` says so or when the
+ * skeleton is an `.n2` script whose `nblendshapeanimator` plays it (`options.name`; see
+ * `nax2CurveKind`), else as joint transforms.
+ *
  * Throws `FormatError` from the readers, or with format `nebula` and code `unknown-format` (offset
  * 0) when the animation is none of the three formats; `UsageError` when `animation` is not a
- * `Uint8Array`.
+ * `Uint8Array` or `curves`/`name` are not what they should be.
  */
 export function openNebula(input: OpenNebulaInput, options: OpenNebulaOptions = {}): AnimResource {
   if (!(input?.animation instanceof Uint8Array)) throw new UsageError('openNebula: `animation` must be a Uint8Array');
@@ -78,11 +91,11 @@ export function openNebula(input: OpenNebulaInput, options: OpenNebulaOptions = 
   const format = options.format ?? detectNebulaFormat(input.animation);
   switch (format) {
     case 'nax2':
-      return nax2ToResource(readNax2(input.animation), skeleton);
+      return nax2ToResource(readNax2(input.animation), skeleton, nax2Options(options));
     case 'nax3':
       return nax3ToResource(readNax3(input.animation), skeleton);
     case 'nanim2':
-      return nax2ToResource(readNanim2(decodeText(input.animation)), skeleton);
+      return nax2ToResource(readNanim2(decodeText(input.animation)), skeleton, nax2Options(options));
     default:
       throw new FormatError(
         'nebula',
@@ -93,12 +106,22 @@ export function openNebula(input: OpenNebulaInput, options: OpenNebulaOptions = 
   }
 }
 
+function nax2Options(options: OpenNebulaOptions): Nax2ResourceOptions {
+  if (options.curves !== undefined && options.curves !== 'transform' && options.curves !== 'blend-shape') {
+    throw new UsageError(`openNebula: curves must be 'transform' or 'blend-shape', not ${JSON.stringify(options.curves)}`);
+  }
+  if (options.name !== undefined && typeof options.name !== 'string') throw new UsageError('openNebula: name must be a string');
+  return { ...(options.curves !== undefined && { curves: options.curves }), ...(options.name !== undefined && { name: options.name }) };
+}
+
 /**
- * Reads a skeleton companion by content: XML (first non-blank character `<`) → `readConstantsSkeleton`,
- * otherwise → `readN2Skeleton` (which refuses binary "0BON" scripts). Throws their `FormatError`s.
+ * Reads a skeleton companion by content: a binary nbinscript (bytes starting "0BON") or a text
+ * `.n2` script → `readN2Skeleton`, XML (first non-blank character `<`) → `readConstantsSkeleton`.
+ * Throws their `FormatError`s.
  */
 export function readNebulaSkeleton(source: Uint8Array | string): N2Skeleton | ConstantsSkeleton {
   if (typeof source !== 'string' && !(source instanceof Uint8Array)) throw new UsageError('skeleton must be a Uint8Array or a string');
+  if (typeof source !== 'string' && isNbinscript(source)) return readN2Skeleton(source);
   const text = typeof source === 'string' ? source : decodeText(source);
   const body = text.replace(/^\uFEFF/, '');
   return body.trimStart().startsWith('<') ? readConstantsSkeleton(body) : readN2Skeleton(body);

@@ -8,10 +8,14 @@ import type { N2Skeleton } from './read-n2-skeleton.js';
  */
 export type NebulaSkeletonInput = Skeleton | N2Skeleton | ConstantsSkeleton;
 
-/** The model skeleton of an input (`UsageError` from `Skeleton` if a hand-built joint list is invalid). */
+/**
+ * The model skeleton of an input, or `null` without one (an `.n2` script with blend-shape
+ * animators only has no joints). `UsageError` from `Skeleton` if a hand-built joint list is invalid.
+ */
 export function toModelSkeleton(input: NebulaSkeletonInput | undefined): Skeleton | null {
   if (!input) return null;
-  return input instanceof Skeleton ? input : new Skeleton(input.joints);
+  if (input instanceof Skeleton) return input;
+  return input.joints.length > 0 ? new Skeleton(input.joints) : null;
 }
 
 /** Clip names by nax2 group index, when the input is an `.n2` skeleton that names them. */

@@ -3,6 +3,7 @@ import { AnimClip, AnimResource, CurveType, InfinityType, type AnimCurve, type A
 import type { Nax2Document } from './nax2-document.js';
 import type { Nax3Clip, Nax3Document } from './nax3-document.js';
 import { describeBadValue, firstBadValue, MAX_FILE_VALUE } from '../value-range.js';
+import { nax2CurveKind, type Nax2Curves } from './blend-shapes.js';
 import { clipNamesOf, toModelSkeleton, type NebulaSkeletonInput } from './skeleton-input.js';
 
 /**
@@ -25,14 +26,35 @@ export const NAX3_CURVE_TYPES: readonly CurveType[] = [
   CurveType.Float4,
 ];
 
+/** What a user reading weights as transforms is told (once per file). */
+const BLEND_SHAPE_HINT =
+  "if an nblendshapeanimator plays this file, its curves are morph weights: open it with { curves: 'blend-shape' } or beside the .n2 script that plays it";
+
+/** Options of `nax2ToResource`. */
+export interface Nax2ResourceOptions {
+  /** What the curves are (`blend-shapes.ts`); decided from the skeleton companion when not given. */
+  curves?: Nax2Curves;
+  /** The animation's file name, to find the `.n2` blend-shape animator whose `.setanimation` names it. */
+  name?: string;
+}
+
 /**
  * Turns a `.nax2` / `.nanim2` document into the model (spec nebula.md §1, §2.4 — the rules N3's
- * own nax2 → nax3 converter applies):
+ * own nax2 → nax3 converter applies). With `blend-shape` curves (`nax2CurveKind`: the caller's
+ * `options.curves`, or an `.n2` companion whose `nblendshapeanimator` plays this file), every curve
+ * i of a group is instead a uniform Float curve of morph weight i (its x; sampled linearly, as
+ * nBlendShapeAnimator's Linear curves are), target `{ joint: <the nblendshapenode the group's
+ * animator drives, else the animator, else "blendshape">, property: 'weights/<i>' }` (what the
+ * glTF exporter writes as morph `weights`), the clip named by the group's animator, no skeleton,
+ * no ipolType check, and `info.curves = 'blend-shape'` with `info.blendShapeAnimators`; otherwise
+ * (transform curves):
  * - one `AnimClip` per group, named by the `.n2` skeleton's clips for that group index, else
  *   `clip0`, `clip1`, …;
  * - curve i is Translation, Rotation or Scale by `i % 3` and targets joint ⌊i/3⌋ (its skeleton
- *   name, else `joint<j>`), never by ipolType (§1.6); when ipolTypes contradict the kinds (Quat on
- *   T/S, Linear on R: kila layout B) ONE warning says so;
+ *   name, else `joint<j>`), never by ipolType (§1.6); when the curves' ipolTypes
+ *   contradict the kinds ONE warning says so: the 2/3 swap when T/S say Quat and R say Linear
+ *   (kila layout B), else a hint that Linear rotation slots with no Quat curve are what
+ *   blend-shape weights look like;
  * - a curve is static when `firstKeyIndex == −1` (value = the collapsed key), else uniform with its
  *   own `Float32Array` of `4 × numKeys` floats gathered from `pool[firstKeyIndex + k·keyStride]`;
  *   `active = isAnimated != 0` (layout A has no field: active);
@@ -49,10 +71,12 @@ export const NAX3_CURVE_TYPES: readonly CurveType[] = [
  * (value-range.ts; at its byte, or the curve's line in `.nanim2`), or when the curves claim more
  * keys than the pool holds (overlapping curves; guards the allocation).
  */
-export function nax2ToResource(doc: Nax2Document, skeleton?: NebulaSkeletonInput): AnimResource {
+export function nax2ToResource(doc: Nax2Document, skeleton?: NebulaSkeletonInput, options: Nax2ResourceOptions = {}): AnimResource {
   const format = doc.layout === 'nanim2' ? 'nanim2' : 'nax2';
-  const skel = toModelSkeleton(skeleton);
-  const names = clipNamesOf(skeleton);
+  const curveKind = nax2CurveKind(skeleton, options.curves, options.name);
+  const blend = curveKind.curves === 'blend-shape';
+  const skel = blend ? null : toModelSkeleton(skeleton);
+  const names = blend ? null : clipNamesOf(skeleton);
   const warnings = new Set<string>();
   const fail = (where: FormatErrorLocation, delta: number, code: string, message: string): never => {
     throw new FormatError(format, code, shift(where, delta), message);
@@ -81,12 +105,19 @@ export function nax2ToResource(doc: Nax2Document, skeleton?: NebulaSkeletonInput
     if (group.loopType !== 0 && group.loopType !== 1) {
       warnings.add(`${format}: group ${g} has loopType ${group.loopType} (0 clamp, 1 repeat expected); read as clamp (N3's converter would cycle)`);
     }
+    if (!blend && group.curves.length % 3 !== 0) {
+      warnings.add(`${format}: group ${g} has ${group.curves.length} curves, not 3 per joint; ${BLEND_SHAPE_HINT}`);
+    }
     if (skel && skel.size * 3 !== group.curves.length) {
       warnings.add(`${format}: the skeleton has ${skel.size} joints but group ${g} has ${group.curves.length} curves (3 per joint expected)`);
     }
+    // Blend shapes: the animator playing this group drives its (first) nblendshapenode's weights.
+    const player = curveKind.animators.find((a) => a.group === g) ?? null;
+    const someone = player ?? curveKind.animators[0];
+    const shapeNode = someone?.targets[0]?.node ?? someone?.name ?? 'blendshape';
     const curves: AnimCurve[] = group.curves.map((c, i) => {
-      const kind = NAX2_KINDS[i % 3]!;
-      if (kind === CurveType.Rotation ? c.ipolType === 3 : c.ipolType === 2) {
+      const kind = blend ? CurveType.Float : NAX2_KINDS[i % 3]!;
+      if (!blend && (kind === CurveType.Rotation ? c.ipolType === 3 : c.ipolType === 2)) {
         if (kind === CurveType.Rotation) contradictions.rl++;
         else contradictions.tq++;
       }
@@ -104,14 +135,15 @@ export function nax2ToResource(doc: Nax2Document, skeleton?: NebulaSkeletonInput
       }
       return {
         curveType: kind,
-        target: { joint: skel?.joints[joint]?.name ?? `joint${joint}`, property: kind },
+        // glTF morph target weight k of the node (`weights/<k>`, as the exporters read it).
+        target: blend ? { joint: shapeNode, property: `weights/${i}` } : { joint: skel?.joints[joint]?.name ?? `joint${joint}`, property: kind },
         active: c.isAnimated === null || c.isAnimated !== 0,
         keys,
       };
     });
     const infinity = group.loopType === 1 ? InfinityType.Cycle : InfinityType.Constant;
     return new AnimClip({
-      name: names?.get(g) ?? `clip${g}`,
+      name: names?.get(g) ?? player?.name ?? `clip${g}`,
       curves,
       keyCount: group.numKeys,
       keyDuration: ticksOk ? ticks / 1000 : 0,
@@ -129,14 +161,20 @@ export function nax2ToResource(doc: Nax2Document, skeleton?: NebulaSkeletonInput
       },
     });
   });
-  if (contradictions.tq + contradictions.rl > 0) {
+  if (contradictions.tq > 0 && contradictions.rl > 0) {
     warnings.add(
       `${format}: ipolType contradicts the curve kind on ${contradictions.tq} translation/scale curves tagged Quat(2) and ` +
         `${contradictions.rl} rotation curves tagged Linear(3) — the 2/3 swap of nAnimBuilder::LoadNax2 (spec §1.6); ` +
         'kinds follow the curve index (i % 3), ipolType is ignored',
     );
+  } else if (contradictions.rl > 0) {
+    // Linear curves in rotation slots and no Quat one elsewhere is no swap: every curve is linear, as morph weights are.
+    warnings.add(`${format}: ${contradictions.rl} curves in rotation slots (i % 3 = 1) are tagged Linear(3) and none is tagged Quat(2), so they were read as rotations; ${BLEND_SHAPE_HINT}`);
+  } else if (contradictions.tq > 0) {
+    warnings.add(`${format}: ${contradictions.tq} translation/scale curves are tagged Quat(2); kinds follow the curve index (i % 3), ipolType is ignored (spec §1.6)`);
   }
   const info: Record<string, unknown> = {
+    ...(blend && { curves: 'blend-shape', blendShapeAnimators: curveKind.animators }),
     layout: doc.layout,
     numGroups: doc.groups.length,
     numKeys: doc.numKeys,

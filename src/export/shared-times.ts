@@ -1,0 +1,32 @@
+import type { CurveTrack } from './curve-track.js';
+
+/**
+ * The tracks on one set of key times — the union of theirs — for a glTF sampler that animates
+ * several values at once (morph target `weights`, glTF 2.0 §3.11: one input accessor for all
+ * targets). Each track is evaluated at the times it lacks as a LINEAR (or, with `step`, STEP)
+ * sampler evaluates it, holding its first and last keys beyond its ends, so the shared track plays
+ * exactly as the separate ones would: a collapsed (one-key) weight beside animated ones, as in
+ * Nebula2 blend-shape files, becomes that value at every time. Returns the tracks unchanged when
+ * their times already agree.
+ */
+export function onSharedTimes(tracks: readonly CurveTrack[], step: boolean): CurveTrack[] {
+  const first = tracks[0]!.times;
+  if (tracks.every((t) => t.times.length === first.length && t.times.every((x, k) => x === first[k]))) return [...tracks];
+  const times = Float32Array.from(new Set(tracks.flatMap((t) => Array.from(t.times)))).sort();
+  return tracks.map((track) => {
+    const values = new Float32Array(4 * times.length);
+    let j = 0; // the last key of `track` at or before times[k]
+    times.forEach((t, k) => {
+      while (j + 1 < track.times.length && track.times[j + 1]! <= t) j++;
+      const t0 = track.times[j]!;
+      const next = j + 1 < track.times.length && t > t0 ? j + 1 : j;
+      const w = next === j || step ? 0 : (t - t0) / (track.times[next]! - t0);
+      const at = t < t0 ? 0 : w; // before the first key: its value
+      for (let c = 0; c < 4; c++) {
+        const a = track.values[4 * j + c]!;
+        values[4 * k + c] = a + (track.values[4 * next + c]! - a) * at;
+      }
+    });
+    return { times, values };
+  });
+}
