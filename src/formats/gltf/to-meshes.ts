@@ -1,6 +1,8 @@
 import type { Accessor, Document, Node, Primitive } from '@gltf-transform/core';
 import type { Mesh, Skeleton, SkinnedMesh } from '../../anim/index.js';
+import { describeBadValue, firstBadValue } from '../value-range.js';
 import { accessorFloats } from './accessor-values.js';
+import { fail } from './json-fields.js';
 
 const TRIANGLES = 4;
 
@@ -14,7 +16,9 @@ const TRIANGLES = 4;
  *   rest as the model's skinned meshes are; joint indices are skeleton (node) indices, up to 8
  *   influences (JOINTS_0/1, WEIGHTS_0/1), weights rescaled to sum to 1.
  * Morph targets are not applied. Primitives that are not triangle lists, or lack POSITION (or, on
- * a skinned node, JOINTS_0/WEIGHTS_0), are left out with a warning.
+ * a skinned node, JOINTS_0/WEIGHTS_0), are left out with a warning. Every float the model takes
+ * (positions, skinned at rest too, normals, texture coordinates, weights) must be a file value
+ * (value-range.ts), else `FormatError` at the primitive's JSON pointer.
  */
 export function gltfMeshes(document: Document, skeleton: Skeleton, warnings: string[]): { meshes: Mesh[]; skins: SkinnedMesh[] } {
   const root = document.getRoot();
@@ -32,6 +36,11 @@ export function gltfMeshes(document: Document, skeleton: Skeleton, warnings: str
     const skinning = skin === null ? null : skinningMatrices(nodes, skeleton, skinIndex.get(skin)!);
     primitives.forEach((primitive, p) => {
       const name = primitives.length > 1 ? `${base}/${p}` : base;
+      const checked = <T extends ArrayLike<number>>(values: T, what: string): T => {
+        const i = firstBadValue(values);
+        if (i >= 0) fail(`/meshes/${meshIndex.get(mesh)}/primitives/${p}`, `${what} value ${i}: ${describeBadValue(values[i]!)}`, 'bad-value');
+        return values;
+      };
       const where = `node ${j} "${skeleton.joints[j]!.name}", mesh "${name}"`;
       const position = primitive.getAttribute('POSITION');
       if (primitive.getMode() !== TRIANGLES || position === null) {
@@ -41,14 +50,15 @@ export function gltfMeshes(document: Document, skeleton: Skeleton, warnings: str
       const n = position.getCount();
       const indices = primitive.getIndices();
       const triangles = indices ? Uint32Array.from(indices.getArray() as ArrayLike<number>) : Uint32Array.from({ length: n }, (_, i) => i);
-      const uvs = attribute(primitive, 'TEXCOORD_0', 2, n);
+      const uvs = checked(attribute(primitive, 'TEXCOORD_0', 2, n), 'TEXCOORD_0');
       if (skinning === null) {
-        meshes.push({ name, joint: j, positions: accessorFloats(position).slice(), normals: attribute(primitive, 'NORMAL', 3, n), uvs, uvSize: 2, indices: triangles });
+        const normals = checked(attribute(primitive, 'NORMAL', 3, n), 'NORMAL');
+        meshes.push({ name, joint: j, positions: checked(accessorFloats(position).slice(), 'POSITION'), normals, uvs, uvSize: 2, indices: triangles });
         return;
       }
       const skinned = skinnedMesh(primitive, skinning, n);
       if (skinned === null) warnings.push(`${where}: a skinned node's primitive without JOINTS_0 and WEIGHTS_0; left out`);
-      else skins.push({ name, uvs, indices: triangles, ...skinned });
+      else skins.push({ name, uvs, indices: triangles, ...skinned, positions: checked(skinned.positions, 'POSITION skinned at rest'), weights: checked(skinned.weights, 'WEIGHTS') });
     });
   });
   return { meshes, skins };
