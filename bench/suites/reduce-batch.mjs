@@ -3,8 +3,9 @@
 // reduction (glTF files into their own document); unnamed nodes get names so that channels can be
 // matched across tools. Each contender reads every baked glb, reduces it and writes a glb, in memory:
 // - animcore-simd: openGltf + toGltfDocument({ source, tolerance }) + writeGlb (own key times: the
-//   baked keys, reduced by the reduceKeys kernel); animcore-simd-1e-3 the same at gltfpack's
-//   constant-track tolerance (1e-3 units and rad), whose measured error is below both others';
+//   baked keys, reduced by the reduceKeys kernel); animcore-simd-matched the same with each
+//   kind's tolerance set to the smaller of the largest errors the two others were measured at
+//   (so its error is at most both of theirs: the target's "at equal or lower error");
 // - gltf-transform: NodeIO read + @gltf-transform/functions resample({ tolerance }) + write
 //   (its JavaScript resampler, the default);
 // - gltfpack-wasm: gltfpack's npm build, `-af 30 -kn -vpf` (the baked rate, named nodes kept, no
@@ -30,8 +31,6 @@ import { openAll } from '../inputs.mjs';
 const FPS = 30;
 const TOLERANCE = 1e-4;
 const ANIMCORE_TOLERANCE = { translation: TOLERANCE, scale: TOLERANCE, other: TOLERANCE, rotation: 2 * TOLERANCE };
-/** gltfpack's own tolerance for constant tracks (1e-3 units, 1e-3 rad): animcore at the error the other two reach. */
-const GLTFPACK_TOLERANCE = { translation: 1e-3, scale: 1e-3, other: 1e-3, rotation: 1e-3 };
 const GLTFPACK_ARGS = ['-af', String(FPS), '-kn', '-vpf'];
 
 const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
@@ -64,8 +63,6 @@ const animcore = (tolerance) => (core) => async (glb) => {
 };
 
 const reducers = {
-  'animcore-simd': animcore(ANIMCORE_TOLERANCE),
-  'animcore-simd-1e-3': animcore(GLTFPACK_TOLERANCE),
   'gltf-transform': () => async (glb) => {
     const document = await io.readBinary(glb);
     await document.transform(resample({ tolerance: TOLERANCE }));
@@ -76,6 +73,12 @@ const reducers = {
     await pack(['-i', 'in.glb', '-o', 'out.glb', ...GLTFPACK_ARGS], { read: () => glb, write: (_, data) => (out = data) });
     if (!out) throw new Error('gltfpack wrote nothing');
     return out;
+  },
+  'animcore-simd': animcore(ANIMCORE_TOLERANCE),
+  'animcore-simd-matched': (core, worst) => {
+    // The reported units back to the tolerance's (units, radians).
+    const least = (kind) => Math.min(worst['gltf-transform'][kind], worst['gltfpack-wasm'][kind]);
+    return animcore({ translation: least('translation') / 1e6, scale: least('scale') / 1e6, other: least('weights') / 1e6, rotation: (least('rotation') * Math.PI) / 180e3 })(core);
   },
 };
 
@@ -164,7 +167,7 @@ export default async function reduceBatch({ cores, quick }) {
   const fileBytes = { baked: baked.reduce((n, b) => n + b.glb.byteLength, 0) };
   const worst = {};
   for (const [name, make] of Object.entries(reducers)) {
-    const reduce = make(core);
+    const reduce = make(core, worst);
     contenders[name] = async () => {
       for (const { glb } of baked) await reduce(glb);
     };
