@@ -7,3 +7,4 @@ export { AnimcoreMixer, type AnimcoreMixerOptions, type AnimcoreMixerEventMap } 
 export { AnimcoreAction, type ActionFrame, type ActionHost } from './animcore-action.js';
 export { fromGltfLoader, type GltfLoaderResult, type GltfLoaderResource } from './from-gltf-loader.js';
 export { ScenePlayer } from './scene-player.js';
+export { SequencePlayer, type SequencePlayerOptions } from './sequence-player.js';

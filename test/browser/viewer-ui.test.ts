@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import validator from 'gltf-validator';
 import { haveChromium, launchChromium, serveStatic } from '../../scripts/browser.mjs';
+import type { AnimJobInfo } from '../../src/index.js';
+import { openFile } from '../../src/cli/open-file.js';
+import { openGltf } from '../../src/formats/gltf/index.js';
+import { referenceSample } from '../../src/reference/index.js';
+import { loadSequence, type SequenceFile } from '../../src/sequencer/index.js';
+import { createCore } from '../helpers/core.js';
 import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
 import { gltfExpected } from '../helpers/gltf-fixtures.js';
 
@@ -17,7 +24,15 @@ const results = join(root, 'test-results');
 const example = (path: string) => join(root, 'examples', path);
 
 type Drawn = { skinnedMeshes: number; morphs: Record<string, number[]>; worlds: Record<string, number[]> };
-type Hook = { frames(): number; time(): number; canvas(): { differing: number; hash: string }; pause(): void; setTime(t: number): void; drawn(): Drawn | null };
+type Hook = {
+  frames(): number;
+  time(): number;
+  canvas(): { differing: number; hash: string };
+  pause(): void;
+  setTime(t: number): void;
+  drawn(): Drawn | null;
+  layers(): { file: SequenceFile; time: number; jobs: AnimJobInfo[]; samples: number[]; counts: number[] } | null;
+};
 declare const window: { __animcore: Hook };
 
 const enabled = haveChromium('viewer UI tests');
@@ -281,6 +296,119 @@ describe.skipIf(!enabled)('the viewer, driven through its UI', () => {
       expect(f.skeleton).toBe('none (camera and hands)');
       expect(await playing(page)).toBe(true);
       await page.screenshot({ path: join(results, 'viewer-ui-mrtk.png') });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it.skipIf(!haveFixtures('nebula'))('layers: clips added as jobs (track, weight, fades, mask by joint subtree, additive), weights and pose live, the blend exported', async () => {
+    const page = await viewer();
+    const footman = ['Unit_Footman.nax3', 'Unit_Footman.constants'].map((n) => fixturePath('nebula', n));
+    /** Sets the scrub slider as a drag does (the page's time: fraction × the length shown). */
+    const scrub = (fraction: number) => page.$eval('#scrub', (e, f) => {
+      (e as HTMLInputElement).value = String(f);
+      e.dispatchEvent(new Event('input'));
+    }, fraction);
+    /** The jobs table, once it shows `rows` rows: clip, track, mode, state, weight. */
+    const table = async (rows: number) => {
+      await page.waitForFunction((n) => document.querySelectorAll('#layer-jobs tr').length === n + 1, rows);
+      return page.$$eval('#layer-jobs tr', (trs) => trs.slice(1).map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent!.trim())));
+    };
+    const addLayer = async (fields: { clip: string; track?: string; weight?: string; loops?: string; fadeIn?: string; fadeOut?: string; mask?: string; additive?: boolean }) => {
+      await page.selectOption('#layer-clip', { label: fields.clip });
+      await page.fill('#layer-track', fields.track ?? '0');
+      await page.fill('#layer-weight', fields.weight ?? '1');
+      await page.fill('#layer-loops', fields.loops ?? '0');
+      await page.fill('#layer-fade-in', fields.fadeIn ?? '0');
+      await page.fill('#layer-fade-out', fields.fadeOut ?? '0');
+      await page.selectOption('#layer-mask', fields.mask ?? '');
+      await page.setChecked('#layer-additive', fields.additive === true);
+      await page.click('#layer-add');
+    };
+    try {
+      await page.setInputFiles('#picker', footman);
+      await waitForFile(page, 'Unit_Footman.nax3');
+      expect(await page.isVisible('#layers')).toBe(true);
+      await page.click('#play'); // pause: the tests moves time with the slider
+      await scrub(0);
+      // Walk until intercepted (fade-out 0.4 s); layers play 10 s before starting over.
+      await addLayer({ clip: 'walk', fadeOut: '0.4' });
+      await scrub(0.1);
+      await page.waitForFunction(() => document.getElementById('time')!.textContent === 'layers 1.000 s / 10.000 s');
+      // Charge on the same track at 1 s: walk fades out from now while charge fades in.
+      await addLayer({ clip: 'charge', fadeIn: '0.4' });
+      await scrub(0.12);
+      expect(await table(2)).toEqual([
+        ['walk', '0', 'normal', 'stopping', '0.500'],
+        ['charge', '0', 'normal', 'active', '0.500'],
+      ]);
+      // Taunt on the upper body (Chest and below) on track 1, and walk as an additive layer at half weight.
+      await addLayer({ clip: 'taunt', track: '1', fadeIn: '0.2', loops: '1', mask: 'Chest' });
+      await addLayer({ clip: 'walk', track: '2', weight: '0.5', additive: true });
+      await scrub(0.13);
+      expect(await table(4)).toEqual([
+        ['walk', '0', 'normal', 'stopping', '0.250'],
+        ['charge', '0', 'normal', 'active', '0.750'],
+        ['taunt', '1', 'normal', 'active', '0.500'],
+        ['walk', '2', 'additive', 'active', '0.500'],
+      ]);
+      // The pose the page shows is the sequence file's result at that time, as Node computes it.
+      const layers = (await page.evaluate(() => window.__animcore.layers()))!;
+      expect(layers.time).toBeCloseTo(1.3, 12);
+      expect(layers.file).toEqual({
+        rule: 'priority',
+        masks: { Chest: { joints: ['Chest'], children: true } },
+        jobs: [
+          { clip: 'walk', track: 0, at: 0, loops: 0, fadeIn: 0, fadeOut: 0.4, weight: 1 },
+          { clip: 'charge', track: 0, at: 1, loops: 0, fadeIn: 0.4, fadeOut: 0, weight: 1 },
+          { clip: 'taunt', track: 1, at: expect.closeTo(1.2, 12), loops: 1, fadeIn: 0.2, fadeOut: 0, weight: 1, mask: 'Chest' },
+          { clip: 'walk', track: 2, at: expect.closeTo(1.2, 12), loops: 0, fadeIn: 0, fadeOut: 0, weight: 0.5, mode: 'additive' },
+        ],
+      });
+      const core = await createCore('simd');
+      const resource = (await openFile(footman[0]!, { companions: { skeleton: footman[1]! } })).resource;
+      const seq = loadSequence(core, resource, layers.file);
+      const want = seq.update(layers.time);
+      expect(layers.counts).toEqual(Array.from(want.counts));
+      layers.samples.forEach((v, i) => expect(Math.abs(v - want.samples[i]!), `float ${i}`).toBeLessThan(1e-6));
+      await page.screenshot({ path: join(results, 'viewer-ui-layers.png') });
+
+      // The sequence file, and the blend baked as glb (infinite jobs: from 0 to now, 30 keys/s).
+      const [json] = await Promise.all([page.waitForEvent('download'), page.click('#layer-sequence')]);
+      expect(json.suggestedFilename()).toBe('Unit_Footman-sequence.json');
+      expect(JSON.parse(readFileSync((await json.path())!, 'utf8'))).toEqual(layers.file);
+      const [glb] = await Promise.all([page.waitForEvent('download'), page.click('#layer-export')]);
+      expect(glb.suggestedFilename()).toBe('Unit_Footman-sequence.glb');
+      const bytes = new Uint8Array(readFileSync((await glb.path())!));
+      const report = await validator.validateBytes(bytes);
+      expect(report.issues.messages.filter((m) => m.severity === 0)).toEqual([]);
+      const exported = await openGltf({ gltf: bytes });
+      expect(exported.clips.map((c) => c.name)).toEqual(['sequence']);
+      const clip = exported.clips[0]!;
+      expect(clip.duration).toBeCloseTo(1.3, 5);
+      // Its keys (reduced within 1e-4 and 0.1°) against the sequence at a key time.
+      const at = seq.update(1.3 - 4 / 30);
+      const out = { samples: new Float32Array(4 * clip.curves.length), counts: new Uint8Array(clip.curves.length) };
+      referenceSample(clip, 1.3 - 4 / 30, out, { rotation: 'slerp' });
+      let compared = 0;
+      clip.curves.forEach((c, i) => {
+        const j = seq.layout.indexOf(c.target.joint, c.target.property);
+        if (j < 0 || out.counts[i] === 0) return;
+        const a = Array.from(out.samples.subarray(4 * i, 4 * i + 3 + (c.curveType === 'rotation' ? 1 : 0)));
+        const b = Array.from(at.samples.subarray(4 * j, 4 * j + a.length));
+        const s = c.curveType === 'rotation' && a.reduce((d, v, k) => d + v * b[k]!, 0) < 0 ? -1 : 1;
+        a.forEach((v, k) => expect(Math.abs(v - s * b[k]!), `${c.target.joint}.${c.target.property}[${k}]`).toBeLessThan(2e-3 * Math.max(1, Math.abs(b[k]!))));
+        compared++;
+      });
+      expect(compared).toBeGreaterThan(20);
+      seq.dispose();
+      resource.dispose();
+
+      // Clear: back to the clip.
+      await page.click('#layer-clear');
+      await page.waitForFunction(() => document.querySelectorAll('#layer-jobs tr').length === 0);
+      await page.waitForFunction(() => !document.getElementById('time')!.textContent!.startsWith('layers'));
+      expect((page as Page & { uncaught: Error[] }).uncaught).toEqual([]);
     } finally {
       await page.close();
     }

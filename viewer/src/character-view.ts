@@ -1,12 +1,12 @@
-import type { AnimClip, AnimCore, AnimResource, Skeleton } from 'animcore';
-import { SkeletonPlayer, toThreeSkeleton } from 'animcore/three';
+import { type AnimClip, type AnimCore, type AnimResource, type AnimSequencer, loadSequence, type SequenceFile, type Skeleton } from 'animcore';
+import { SequencePlayer, SkeletonPlayer, toThreeSkeleton } from 'animcore/three';
 import * as THREE from 'three';
 
 /**
  * A clip on a skeleton drawn in three.js: bones as lines (`SkeletonHelper`), joint dots with axes,
  * the resource's meshes (AAF surfaces) attached rigidly to their joints and skinned meshes (Meteor
- * `.skc`), posed by a
- * `SkeletonPlayer` (one `sampleMany` call per frame).
+ * `.skc`), posed by a `SkeletonPlayer` (one `sampleMany` call per frame) — or, once `setSequence`
+ * gives it layers, by a `SequencePlayer` (the sequencer's one `blend` call per frame).
  */
 export class CharacterView {
   /** What the scene holds: `body` and the bone lines (a `SkeletonHelper` must not sit inside what it draws). */
@@ -17,6 +17,9 @@ export class CharacterView {
   private readonly skeleton: THREE.Skeleton;
   /** Per joint a dot with axes. */
   private readonly markers: THREE.Group[] = [];
+  private readonly core: AnimCore;
+  private readonly resource: AnimResource;
+  private layered: { file: SequenceFile; player: SequencePlayer } | null = null;
 
   /**
    * @param skeleton the resource's, or a stand-in such as `looseSkeleton(clip)`
@@ -24,6 +27,8 @@ export class CharacterView {
    *   (Meteor `.skc`, `meteorSkins`)
    */
   constructor(core: AnimCore, resource: AnimResource, clip: AnimClip, skeleton: Skeleton, skins: THREE.BufferGeometry[] = []) {
+    this.core = core;
+    this.resource = resource;
     this.skeleton = toThreeSkeleton(skeleton);
     for (const bone of this.skeleton.bones) if (!(bone.parent instanceof THREE.Bone)) this.body.add(bone);
     this.root.add(this.body);
@@ -71,12 +76,54 @@ export class CharacterView {
     for (const m of this.markers) m.scale.setScalar(size);
   }
 
-  /** Poses the bones at `time` seconds. */
+  /**
+   * Plays a sequence file of the resource instead of the clip (null: the clip again).
+   * @throws UsageError naming the JSON path for a sequence the resource cannot play
+   */
+  setSequence(file: SequenceFile | null): void {
+    const player = file ? this.sequencePlayer(file) : null;
+    this.releaseSequence();
+    this.layered = file && player ? { file, player } : null;
+  }
+
+  /** The sequencer of `setSequence`, or null. */
+  get sequencer(): AnimSequencer | null {
+    return this.layered?.player.sequencer ?? null;
+  }
+
+  /**
+   * Poses the bones at `time` seconds: clip time, or sequence time with layers. A sequencer only
+   * moves forward, so a time before its current one (a scrub, a loop) replays the sequence from 0.
+   */
   update(time: number): void {
-    this.player.update(time);
+    const layered = this.layered;
+    if (!layered) return this.player.update(time);
+    if (time < layered.player.sequencer.time) {
+      const player = this.sequencePlayer(layered.file);
+      this.releaseSequence();
+      this.layered = { file: layered.file, player };
+    }
+    this.layered!.player.update(time);
+  }
+
+  private sequencePlayer(file: SequenceFile): SequencePlayer {
+    const sequencer = loadSequence(this.core, this.resource, file);
+    try {
+      return new SequencePlayer(this.core, { sequencer, target: this.skeleton });
+    } catch (e) {
+      sequencer.dispose();
+      throw e;
+    }
+  }
+
+  private releaseSequence(): void {
+    this.layered?.player.dispose();
+    this.layered?.player.sequencer.dispose();
+    this.layered = null;
   }
 
   dispose(): void {
+    this.releaseSequence();
     this.player.dispose();
     this.root.removeFromParent();
   }

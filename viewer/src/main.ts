@@ -1,12 +1,28 @@
-// The viewer page: opens files, plays clips on a skeleton (or MRTK hands), plots curves, runs the
-// stress mode, and exposes `window.__animcore` for the browser tests.
-import { type AnimClip, AnimCore, type AnimCurve, type AnimResource, detectFormat, type OpenedFileSet, planSet, type WasmBuild } from 'animcore';
+// The viewer page: opens files, plays clips on a skeleton (or MRTK hands) or layers of clips
+// (the Layers panel), plots curves, runs the stress mode, and exposes `window.__animcore` for the
+// browser tests.
+import {
+  type AnimClip,
+  AnimCore,
+  type AnimCurve,
+  type AnimResource,
+  bakeSequence,
+  detectFormat,
+  gltfSourceDocument,
+  type OpenedFileSet,
+  planSet,
+  type SequenceFile,
+  toGltfDocument,
+  type WasmBuild,
+  writeGlb,
+} from 'animcore';
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { CharacterView } from './character-view.js';
 import { drawCurve } from './curve-panel.js';
 import { ErrorPanel } from './error-panel.js';
 import { renderFacts } from './facts-panel.js';
+import { LayersPanel } from './layers-panel.js';
 import { looseSkeleton } from './loose-skeleton.js';
 import { meteorSkins } from './meteor-skin.js';
 import { MrtkView } from './mrtk-view.js';
@@ -56,9 +72,11 @@ interface State {
   playing: boolean;
   samplingMs: number;
   frames: number;
+  /** Seconds the layers play before the loop starts over (their end, or a while past the last job's start when one plays forever); null without layers. */
+  sequenceLength: number | null;
 }
 type View = CharacterView | MrtkView | GltfView;
-const state: State = { files: [], resource: null, clip: null, gltf: null, view: null, stress: null, time: 0, playing: true, samplingMs: 0, frames: 0 };
+const state: State = { files: [], resource: null, clip: null, gltf: null, view: null, stress: null, time: 0, playing: true, samplingMs: 0, frames: 0, sequenceLength: null };
 
 /**
  * Opens a file set and shows its first clip. Everything is read and built before anything is
@@ -94,6 +112,7 @@ async function open(files: NamedBytes[]): Promise<AnimResource> {
   renderFacts($<HTMLTableElement>('facts'), opened, files.length, core.simd ? 'SIMD' : 'scalar');
   const clips = $<HTMLSelectElement>('clips');
   clips.replaceChildren(...r.clips.map((c, i) => new Option(`${c.name} (${c.duration.toFixed(2)} s, ${c.curves.length} curves)`, String(i))));
+  layers.setResource(r, view instanceof CharacterView && r.skeleton !== null);
   show(r.clips[0]!, view);
   previous?.dispose(); // after its view (show disposed it)
   previousGltf?.source.resource.dispose();
@@ -154,6 +173,7 @@ function show(clip: AnimClip, view: View): void {
   state.clip = clip;
   state.time = 0;
   scene.add(view.root);
+  playLayers(layers.file());
   // Frame the whole motion: the union of the poses at a few times over the clip.
   const box = new THREE.Box3();
   for (let k = 0; k <= 8; k++) {
@@ -194,6 +214,72 @@ function frame(object: THREE.Object3D, box = new THREE.Box3()): void {
   grid.position.y = box.min.y;
 }
 
+/**
+ * Plays the Layers panel's sequence on the character (null: its clip again) from the current
+ * time. @throws UsageError naming the JSON path when the resource cannot play it
+ */
+function playLayers(file: SequenceFile | null): void {
+  const view = state.view;
+  if (!(view instanceof CharacterView)) return;
+  view.setSequence(file);
+  const sequencer = view.sequencer;
+  if (!sequencer || !file) {
+    state.sequenceLength = null;
+    return;
+  }
+  const end = sequencer.end();
+  state.sequenceLength = Number.isFinite(end) ? Math.max(end, 1e-3) : Math.max(10, ...file.jobs.map((j) => (j.at ?? 0) + 5));
+  view.update(state.time);
+}
+
+/** Seconds of what plays: the layers' length with layers, else the clip's duration. */
+function duration(): number {
+  return state.sequenceLength ?? state.clip?.duration ?? 0;
+}
+
+/** Offers `bytes` as a download named `name`. */
+function download(bytes: Uint8Array | string, name: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type }));
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The open file set's name without its extension, for exported files. */
+function baseName(): string {
+  return mainName(state.files).replace(/\.[^.]*$/, '');
+}
+
+const layers = new LayersPanel({
+  now: () => state.time,
+  play: (file) => {
+    try {
+      playLayers(file);
+    } catch (e) {
+      errors.show('layers', e);
+      throw e;
+    }
+  },
+  // The blended result as `animcore resample --sequence` bakes it: 30 keys/s, reduced, from 0 to
+  // the end of the last job (or to now, when a job plays forever); a glTF keeps its document.
+  exportGlb: (file) => {
+    const resource = state.resource!;
+    const sequencer = (state.view as CharacterView).sequencer!;
+    const end = sequencer.end();
+    (async () => {
+      const baked = bakeSequence(core, resource, file, { fps: 30, length: Number.isFinite(end) ? end : Math.max(state.time, 1 / 30) });
+      try {
+        const source = gltfSourceDocument(resource);
+        const exported = toGltfDocument(core, baked, source ? { source } : {});
+        download(await writeGlb(exported.document), `${baseName()}-sequence.glb`, 'model/gltf-binary');
+      } finally {
+        baked.dispose();
+      }
+    })().catch((e: unknown) => errors.show('export', e));
+  },
+  exportSequence: (file) => download(JSON.stringify(file, null, 2), `${baseName()}-sequence.json`, 'application/json'),
+});
+
 async function startStress(instances: number, engine: StressEngine): Promise<void> {
   stopStress();
   const resource = state.resource;
@@ -229,7 +315,7 @@ function setPlaying(playing: boolean): void {
 $<HTMLSelectElement>('clips').onchange = (e) => selectClip(Number((e.target as HTMLSelectElement).value));
 $<HTMLInputElement>('scrub').oninput = (e) => {
   setPlaying(false);
-  state.time = Number((e.target as HTMLInputElement).value) * (state.clip?.duration ?? 0);
+  state.time = Number((e.target as HTMLInputElement).value) * duration();
 };
 $<HTMLButtonElement>('stress').onclick = () => {
   if (state.stress) stopStress();
@@ -281,22 +367,25 @@ function step(now: number): void {
   last = now;
   fps = 0.9 * fps + 0.1 * (dt > 0 ? 1 / dt : 0);
   const clip = state.clip;
+  const length = duration();
   if (clip && state.playing) {
     state.time += dt * Number($<HTMLInputElement>('speed').value);
-    if (!$<HTMLInputElement>('loop').checked && state.time >= clip.duration) {
-      state.time = clip.duration;
+    if (!$<HTMLInputElement>('loop').checked && state.time >= length) {
+      state.time = length;
       setPlaying(false);
-    } else if (clip.duration > 0) {
-      state.time %= clip.duration;
+    } else if (length > 0) {
+      state.time %= length;
     }
   }
   const start = performance.now();
   state.view?.update(state.time);
   const sampling = state.stress ? state.stress.update(state.playing ? dt : 0) : performance.now() - start;
   state.samplingMs = 0.9 * state.samplingMs + 0.1 * sampling;
+  const sequencer = state.view instanceof CharacterView ? state.view.sequencer : null;
+  layers.showJobs(sequencer?.jobs() ?? []);
   if (clip) {
-    $<HTMLInputElement>('scrub').value = String(clip.duration > 0 ? state.time / clip.duration : 0);
-    $('time').textContent = `${state.time.toFixed(3)} s / ${clip.duration.toFixed(3)} s`;
+    $<HTMLInputElement>('scrub').value = String(length > 0 ? state.time / length : 0);
+    $('time').textContent = `${sequencer ? 'layers ' : ''}${state.time.toFixed(3)} s / ${length.toFixed(3)} s`;
     drawCurve($<HTMLCanvasElement>('curve'), core, clip, Number($<HTMLSelectElement>('curves').value || 0), state.time);
   }
   const { clientWidth: w, clientHeight: h } = canvas;
@@ -316,6 +405,8 @@ installTestHook({
   core,
   canvas,
   state,
+  sequencer: () => (state.view instanceof CharacterView ? state.view.sequencer : null),
+  layers: () => layers.file(),
   open: async (urls) => open(await fetchFiles(urls)),
   setPlaying,
   startStress,

@@ -1,4 +1,4 @@
-import type { AnimClip, AnimCore, AnimResource } from 'animcore';
+import type { AnimClip, AnimCore, AnimResource, AnimSequencer, SequenceFile } from 'animcore';
 import type { StressEngine } from './stress.js';
 import type { NamedBytes } from './open-files.js';
 import type { SampleWorkerClient } from './worker-client.js';
@@ -10,6 +10,9 @@ export interface TestHookDeps {
   canvas: HTMLCanvasElement;
   state: { files: NamedBytes[]; resource: AnimResource | null; clip: AnimClip | null; time: number; frames: number; samplingMs: number };
   open(urls: string[]): Promise<AnimResource>;
+  /** The sequencer playing the Layers panel's jobs, and their sequence file (null without layers). */
+  sequencer(): AnimSequencer | null;
+  layers(): SequenceFile | null;
   setPlaying(playing: boolean): void;
   startStress(instances: number, engine: StressEngine): Promise<void>;
   stopStress(): void;
@@ -56,6 +59,17 @@ export function installTestHook(deps: TestHookDeps): void {
       state.time = time;
     },
     time: () => state.time,
+    /**
+     * The layers playing: their sequence file, the sequencer's time, its jobs and its blended pose
+     * (the pose layout's samples and counts), or null.
+     */
+    layers() {
+      const sequencer = deps.sequencer();
+      const file = deps.layers();
+      if (!sequencer || !file) return null;
+      const { samples, counts } = sequencer.result;
+      return { file, time: sequencer.time, jobs: sequencer.jobs(), samples: Array.from(samples), counts: Array.from(counts) };
+    },
     frames: () => state.frames,
     /** Share of canvas pixels that differ from the background, and a hash of the pixels. */
     canvas() {
