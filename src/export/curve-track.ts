@@ -28,6 +28,8 @@ export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
   const keys = curve.keys;
   let times: Float32Array;
   let values: Float32Array;
+  /** Whether `values` is a new array (not the curve's), which normalising may change in place. */
+  let own = false;
   switch (keys.encoding) {
     case 'static':
       return { times: new Float32Array(1), values: curve.curveType === 'rotation' ? normalised(keys.value.slice(0, 4)) : keys.value.slice(0, 4) };
@@ -36,16 +38,19 @@ export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
       throw new UsageError(`curve ${curve.target.joint}.${curve.target.property} has ${keys.encoding} keys; resample the clip before export`);
     case 'uniform': {
       const n = clip.keyCount + (clip.postInfinity === 'cycle' ? 1 : 0);
-      times = Float32Array.from({ length: n }, (_, k) => k * clip.keyDuration);
+      times = new Float32Array(n);
+      for (let k = 0; k < n; k++) times[k] = k * clip.keyDuration;
       values = withClosingKey(keys.values, clip.keyCount, curve.curveType === 'rotation').subarray(0, 4 * n);
+      own = true;
       break;
     }
     case 'keyed':
       [times, values] = keys.interpolation === 'step' ? held(keys.times, keys.values) : [keys.times, keys.values];
+      own = keys.interpolation === 'step';
       times = increasing(times);
       break;
   }
-  if (curve.curveType === 'rotation') values = normalised(values.slice());
+  if (curve.curveType === 'rotation') values = normalised(own ? values : values.slice());
   return allEqual(values) ? { times: new Float32Array(1), values: values.slice(0, 4) } : { times, values };
 }
 

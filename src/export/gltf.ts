@@ -129,7 +129,7 @@ function withoutAnimations(document: Document, resource: AnimResource): { docume
   }
   for (const a of orphans) if (a.listParents().every((p) => p === root)) a.dispose();
   const [buffer = document.createBuffer(), ...others] = root.listBuffers();
-  for (const a of root.listAccessors()) a.setBuffer(buffer);
+  for (const a of root.listAccessors()) if (a.getBuffer() !== buffer) a.setBuffer(buffer);
   for (const b of others) b.dispose();
   const list = root.listNodes();
   const joints = resource.skeleton?.joints ?? [];
@@ -287,13 +287,19 @@ class TimesCache {
     const t = track.times;
     const key = `${t.length}:${t[1]}:${t[t.length - 1]}`;
     const list = this.byKey.get(key) ?? [];
-    const hit = list.find((e) => e.times.every((x, i) => x === t[i]));
+    const hit = list.find((e) => sameTimes(e.times, t));
     if (hit) return hit.accessor;
     const accessor = this.document.createAccessor().setType('SCALAR').setArray(t).setBuffer(this.buffer);
     list.push({ times: t, accessor });
     this.byKey.set(key, list);
     return accessor;
   }
+}
+
+function sameTimes(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** One file of an export: its name relative to the output folder and its bytes. */

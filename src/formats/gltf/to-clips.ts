@@ -23,6 +23,8 @@ const CURVE_TYPES: Readonly<Record<string, CurveType>> = { translation: 'transla
  */
 export function gltfClips(document: Document, c: GltfCollections, nodeNames: readonly string[], warnings: string[]): AnimClip[] {
   const accessors = document.getRoot().listAccessors();
+  // Decoded and checked once per accessor: the samplers of a rig usually share one input.
+  const timesOf = new Map<number, Float32Array>();
   const names = uniqueNames(
     c.animations!.map((a) => a.name as string | undefined),
     'animation',
@@ -43,10 +45,9 @@ export function gltfClips(document: Document, c: GltfCollections, nodeNames: rea
       const s = channel.sampler as number;
       const sampler = samplers[s]!;
       if (!decoded.has(s)) {
-        decoded.set(s, {
-          times: keyTimes(accessorFloats(accessors[sampler.input as number]!), `${p}/samplers/${s}/input`, warnings),
-          values: keyValues(accessorFloats(accessors[sampler.output as number]!), `${p}/samplers/${s}/output`),
-        });
+        const input = sampler.input as number;
+        if (!timesOf.has(input)) timesOf.set(input, keyTimes(accessorFloats(accessors[input]!), `${p}/samplers/${s}/input`, warnings));
+        decoded.set(s, { times: timesOf.get(input)!, values: keyValues(accessorFloats(accessors[sampler.output as number]!), `${p}/samplers/${s}/output`) });
       }
       const { times, values } = decoded.get(s)!;
       start = Math.min(start, times[0]!);
