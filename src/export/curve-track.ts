@@ -40,8 +40,10 @@ export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
       const n = clip.keyCount + (clip.postInfinity === 'cycle' ? 1 : 0);
       times = new Float32Array(n);
       for (let k = 0; k < n; k++) times[k] = k * clip.keyDuration;
-      values = withClosingKey(keys.values, clip.keyCount, curve.curveType === 'rotation').subarray(0, 4 * n);
-      own = true;
+      const rotation = curve.curveType === 'rotation';
+      // Rotations are sign-aligned (and the closing key added) in a new array; other curves that do not cycle are their keys.
+      own = rotation || n > clip.keyCount;
+      values = own ? withClosingKey(keys.values, clip.keyCount, rotation).subarray(0, 4 * n) : keys.values.subarray(0, 4 * n);
       break;
     }
     case 'keyed':
