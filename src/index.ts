@@ -25,6 +25,7 @@ export { openFile, type OpenedFile, type OpenFileOptions } from './formats/open-
 export { toGltfDocument, writeGlb, writeGltf, type GltfExport, type GltfExportOptions, type OutputFile } from './export/gltf.js';
 export { animJson, type AnimJson, type JsonExportOptions } from './export/json.js';
 export { DEFAULT_KEY_TOLERANCE, keyTolerance, reduceClip, type ClipReduction, type KeyTolerance, type ToleranceOption } from './export/reduce-clip.js';
+export { QUANTIZED_ROTATION_ERROR } from './export/quantize-rotations.js';
 export { axisConversion, convertResource, EXPORT_UPS, type AxisConversion, type ExportAxisOptions, type ExportUp } from './export/axis-conversion.js';
 export { curveTrack, type CurveTrack } from './export/curve-track.js';
 export { exportClip, exportClips, UNITY_EXPORT_FPS, type ClipExportOptions } from './export/export-clip.js';

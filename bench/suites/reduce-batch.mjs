@@ -6,6 +6,8 @@
 //   baked keys, reduced by the reduceKeys kernel); animcore-simd-matched the same with each
 //   kind's tolerance set to the smaller of the largest errors the two others were measured at
 //   (so its error is at most both of theirs: the target's "at equal or lower error");
+//   animcore-simd-matched-int16 the same with `quantize` (rotations as normalized int16, as
+//   gltfpack writes them; the reduction leaves room for the rounding);
 // - gltf-transform: NodeIO read + @gltf-transform/functions resample({ tolerance }) + write
 //   (its JavaScript resampler, the default);
 // - gltfpack-wasm: gltfpack's npm build, `-af 30 -kn -vpf` (the baked rate, named nodes kept, no
@@ -54,9 +56,9 @@ async function bakeAll(core) {
   return baked;
 }
 
-const animcore = (tolerance) => (core) => async (glb) => {
+const animcore = (tolerance, quantize = false) => (core) => async (glb) => {
   const resource = await openGltf({ gltf: glb });
-  const { document } = toGltfDocument(core, resource, { tolerance, source: gltfSourceDocument(resource) });
+  const { document } = toGltfDocument(core, resource, { tolerance, quantize, source: gltfSourceDocument(resource) });
   const out = await writeGlb(document);
   resource.dispose();
   return out;
@@ -75,12 +77,15 @@ const reducers = {
     return out;
   },
   'animcore-simd': animcore(ANIMCORE_TOLERANCE),
-  'animcore-simd-matched': (core, worst) => {
-    // The reported units back to the tolerance's (units, radians).
-    const least = (kind) => Math.min(worst['gltf-transform'][kind], worst['gltfpack-wasm'][kind]);
-    return animcore({ translation: least('translation') / 1e6, scale: least('scale') / 1e6, other: least('weights') / 1e6, rotation: (least('rotation') * Math.PI) / 180e3 })(core);
-  },
+  'animcore-simd-matched': (core, worst) => animcore(matched(worst))(core),
+  'animcore-simd-matched-int16': (core, worst) => animcore(matched(worst), true)(core),
 };
+
+/** Per kind the smaller of the two other tools' largest errors, from the reported units back to the tolerance's (units, radians). */
+function matched(worst) {
+  const least = (kind) => Math.min(worst['gltf-transform'][kind], worst['gltfpack-wasm'][kind]);
+  return { translation: least('translation') / 1e6, scale: least('scale') / 1e6, other: least('weights') / 1e6, rotation: (least('rotation') * Math.PI) / 180e3 };
+}
 
 /** Bytes of the accessors that animation samplers use (each once). */
 function animationBytes(document) {

@@ -33,6 +33,8 @@ export interface ConvertJob {
   fps: number;
   /** Keyframe reduction (glb, gltf, json); 0 writes every key. */
   tolerance: ToleranceOption;
+  /** glTF rotations as normalized 16-bit integers (`--quantize`). */
+  quantize?: true;
   /** Output axes and length factor. */
   up: ExportUp;
   scale: number;
@@ -317,7 +319,7 @@ async function convert(core: AnimCore, job: ConvertJob): Promise<ConvertResult> 
     if (job.target === 'glb' || job.target === 'gltf') {
       // A glTF input keeps its meshes, skins, materials and textures: only its animations are rewritten.
       const source = gltfSourceDocument(input);
-      const exported = toGltfDocument(core, resource, { ...options, ...(source && { source }) });
+      const exported = toGltfDocument(core, resource, { ...options, quantize: job.quantize === true, ...(source && { source }) });
       files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: await writeGlb(exported.document) }] : await writeGltf(exported.document, name);
       ({ counts, warnings } = exported);
       reductions = [...exported.reductions];

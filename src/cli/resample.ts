@@ -42,6 +42,8 @@ export interface ResampleCommandOptions {
   up: ExportUp;
   /** Factor on lengths (`--scale`). */
   scale: number;
+  /** `--quantize`: glTF rotations as normalized 16-bit integers (absent: float). */
+  quantize?: true;
   /** Convert only this shard's inputs (`--shard i/n`, `--shard-count n` with `JOB_COMPLETION_INDEX`). */
   shard?: Shard;
   /** `--report FILE.jsonl`: a line per input as it finishes, then the summary. */
@@ -98,6 +100,7 @@ export function resampleCommand(): Command {
       numberOption('angle-tolerance', 'degrees from 0 to 360', (n) => n >= 0 && n <= 360),
     )
     .addOption(new Option('--up <axis>', 'output axes: y = glTF (Y-up, right-handed), z = Z-up right-handed (keeps a Z-up source such as Meteor as it is), source = no conversion').choices(EXPORT_UPS).default('y'))
+    .option('--quantize', 'glTF output: rotations as 16-bit normalized integers, as gltfpack writes them (half the bytes; within --angle-tolerance)')
     .option('--scale <n>', 'factor on lengths, e.g. 0.01 for centimetre data (recorded in the output)', numberOption('scale', 'a number > 0', (n) => n > 0 && Number.isFinite(n)), 1)
     .option('--jobs <n>', 'worker threads', numberOption('jobs', 'a whole number >= 1', (n) => Number.isInteger(n) && n >= 1), 1)
     .option('--force', 'replace outputs that exist (else those inputs are skipped)')
@@ -122,10 +125,11 @@ export function resampleCommand(): Command {
   addInputLimitOption(command);
   command.addHelpText(
     'after',
-    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nAn input whose output exists is skipped (not failed) unless --force, which replaces only outputs of\nearlier runs (recorded in <out>/.animcore-outputs.jsonl), never an unrelated file of the same name.\nKeys are baked at --fps, then keyframe reduction drops the keys that interpolation between the kept\nones reproduces within --tolerance (translations, scales, weights; output units) and --angle-tolerance\n(rotations); --tolerance 0 writes every baked key. nax3 stores uniform keys, so it is not reduced.\nOutputs are in glTF's Y-up, right-handed axes (Meteor's Z-up and MRTK's left-handed Unity space are\nconverted; animcore info names a file's axes) unless --up z or --up source; --scale multiplies lengths.\nExit status: 0 when no file failed (skipped ones do not count), 1 when any failed, 2 for a usage error.\n\nAt scale: every shard walks all inputs (collisions are decided over the whole set) and converts its own;\nthe shards' outputs together are those of one run. --resume with the report of a killed run redoes only what\ndid not finish (give the same file to --report and --resume).\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample p0.amb --fps 30 --tolerance 0.01 --angle-tolerance 0.25 --scale 0.01 --out out\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out --dry-run\n  animcore resample anims/ --fps 30 --out out --shard 2/8 --report shard-2.jsonl --resume shard-2.jsonl\n  animcore resample Unit_Footman.nax3 --sequence walk-to-run.json --fps 30 --to glb --out out`,
+    `\n${formatIdsHelp()}\n\nCompanion options apply to every input; without them companions are found beside each file by name.\nAn input whose output exists is skipped (not failed) unless --force, which replaces only outputs of\nearlier runs (recorded in <out>/.animcore-outputs.jsonl), never an unrelated file of the same name.\nKeys are baked at --fps, then keyframe reduction drops the keys that interpolation between the kept\nones reproduces within --tolerance (translations, scales, weights; output units) and --angle-tolerance\n(rotations); --tolerance 0 writes every baked key. nax3 stores uniform keys, so it is not reduced.\n--quantize writes glTF rotations as 16-bit integers (half their bytes), still within --angle-tolerance.\nOutputs are in glTF's Y-up, right-handed axes (Meteor's Z-up and MRTK's left-handed Unity space are\nconverted; animcore info names a file's axes) unless --up z or --up source; --scale multiplies lengths.\nExit status: 0 when no file failed (skipped ones do not count), 1 when any failed, 2 for a usage error.\n\nAt scale: every shard walks all inputs (collisions are decided over the whole set) and converts its own;\nthe shards' outputs together are those of one run. --resume with the report of a killed run redoes only what\ndid not finish (give the same file to --report and --resume).\n\nExamples:\n  animcore resample walk.nax3 --fps 30 --out out\n  animcore resample anims/ --fps 60 --to gltf --out out --jobs 2\n  animcore resample p0.amb --fps 30 --tolerance 0.01 --angle-tolerance 0.25 --scale 0.01 --out out\n  animcore resample CesiumMan.glb --fps 30 --quantize --out out\n  animcore resample "game/**/*.amb" --fps 30 --to json --out out --dry-run\n  animcore resample anims/ --fps 30 --out out --shard 2/8 --report shard-2.jsonl --resume shard-2.jsonl\n  animcore resample Unit_Footman.nax3 --sequence walk-to-run.json --fps 30 --to glb --out out`,
   );
   return command.action(async (inputs: string[], raw: ResampleCliOptions) => {
     if (raw.length !== undefined && raw.sequence === undefined) throw new UsageError('--length applies to --sequence only');
+    if (raw.quantize === true && raw.to !== 'glb' && raw.to !== 'gltf') throw new UsageError(`--quantize applies to --to glb and gltf (not ${raw.to})`);
     const options: ResampleCommandOptions = {
       fps: raw.fps,
       to: raw.to,
@@ -137,6 +141,7 @@ export function resampleCommand(): Command {
       maxInputBytes: maxInputBytes(raw),
       maxOutputBytes: Math.floor(raw.maxOutputMb * 1024 * 1024),
       tolerance: toleranceOf(raw.tolerance, raw.angleTolerance),
+      ...(raw.quantize === true && { quantize: true }),
       up: raw.up,
       scale: raw.scale,
       ...((raw.shard ?? raw.shardCount) !== undefined && { shard: raw.shard ?? shardFromEnvironment(raw.shardCount!, process.env) }),
@@ -164,6 +169,7 @@ interface ResampleCliOptions extends Record<string, unknown> {
   fps: number;
   tolerance?: number;
   angleTolerance?: number;
+  quantize?: boolean;
   up: ExportUp;
   scale: number;
   to: Target;
@@ -244,6 +250,7 @@ async function batchJobs(paths: readonly string[], options: ResampleCommandOptio
       target: options.to,
       fps: options.fps,
       tolerance: options.tolerance,
+      ...(options.quantize && { quantize: true }),
       up: options.up,
       scale: options.scale,
       force: options.force || options.resume !== undefined,

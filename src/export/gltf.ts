@@ -13,6 +13,7 @@ import { addSkinnedMeshes } from './skinned-meshes.js';
 import { onSharedTimes } from './shared-times.js';
 import { trackFromZero } from './track-from-zero.js';
 import { boolTrack } from './bool-track.js';
+import { quantizedRotations, toleranceWithQuantization } from './quantize-rotations.js';
 import type { ExportCounts } from './export-counts.js';
 
 /** Options of `toGltfDocument`. */
@@ -24,6 +25,15 @@ export interface GltfExportOptions extends ExportAxisOptions, ClipExportOptions 
   fps?: number;
   /** Sampler interpolation: `linear` (default; glTF slerp for rotations) or `step` (animcore `sampleType: 'step'`). */
   interpolation?: 'linear' | 'step';
+  /**
+   * Rotation outputs as normalized signed 16-bit integers (glTF 2.0 §3.11 allows them; gltfpack
+   * writes rotations so by default): 8 bytes per key instead of 16. Rounding turns a rotation by
+   * at most `QUANTIZED_ROTATION_ERROR` (≈ 0.007°), which the reduction leaves room for (its
+   * rotation tolerance is the asked one less that), so the file stays within the tolerance. A
+   * track with two consecutive keys within rounding of 180° apart stays float (rounding could
+   * flip the way slerp turns). Default false (float32).
+   */
+  quantize?: boolean;
   /**
    * The glTF document `resource` was read from (`gltfSourceDocument`). Its animations are replaced
    * by the exported clips, driving its nodes by skeleton index, and everything else (nodes,
@@ -40,7 +50,10 @@ export interface GltfExport {
   /** The clips written, in animation order, in the output's space (resampled where `fps`, Unity or cubic keys asked for it, reduced unless the tolerance is 0). */
   readonly clips: readonly AnimClip[];
   readonly counts: ExportCounts;
-  /** Per clip what keyframe reduction kept and its largest error (empty with tolerance 0). */
+  /**
+   * Per clip what keyframe reduction kept and its largest error (empty with tolerance 0); with
+   * `quantize`, written rotations may differ by up to `QUANTIZED_ROTATION_ERROR` more.
+   */
   readonly reductions: readonly ClipReduction[];
   /** Curves with no glTF target (velocity, root motion, gaze…), one line per property. */
   readonly warnings: readonly string[];
@@ -75,7 +88,7 @@ export function toGltfDocument(core: AnimCore, input: AnimResource, options: Glt
     throw new UsageError('a glTF source document is written in its own axes: up and scale cannot change it (export without source to convert)');
   }
   const resource = convertResource(input, options);
-  const { clips, reductions } = exportClips(core, resource.clips, options);
+  const { clips, reductions } = exportClips(core, resource.clips, options.quantize ? { ...options, tolerance: toleranceWithQuantization(options.tolerance) } : options);
   const { document, buffer, nodes } = options.source ? withoutAnimations(options.source, resource) : newDocument(resource, clips);
   document.getRoot().getAsset().extras = { ...(document.getRoot().getAsset().extras as Record<string, unknown> | undefined), animcore: { up: options.up ?? 'y', sourceAxes: axesText(input.axes), scale: options.scale ?? 1 } };
   const counts: ExportCounts = { clips: clips.length, keysIn: 0, keysOut: 0 };
@@ -85,7 +98,7 @@ export function toGltfDocument(core: AnimCore, input: AnimResource, options: Glt
   const restDrop = reductions.length > 0 ? keyTolerance(options.tolerance) : null;
   resource.clips.forEach((source, c) => {
     counts.keysIn += source.storedKeyCount;
-    const keys = addAnimation(document, buffer, times, clips[c]!, nodes, options.interpolation ?? 'linear', skipped, restDrop);
+    const keys = addAnimation(document, buffer, times, clips[c]!, nodes, { interpolation: options.interpolation ?? 'linear', quantize: options.quantize === true }, skipped, restDrop);
     if (keys === null) empty.push(clips[c]!.name);
     else counts.keysOut += keys;
   });
@@ -152,7 +165,7 @@ function addAnimation(
   times: TimesCache,
   clip: AnimClip,
   nodes: JointNodes,
-  interpolation: 'linear' | 'step',
+  { interpolation, quantize }: { interpolation: 'linear' | 'step'; quantize: boolean },
   skipped: Map<string, number>,
   restDrop: KeyTolerance | null,
 ): number | null {
@@ -165,7 +178,7 @@ function addAnimation(
     const sampler = document
       .createAnimationSampler()
       .setInput(times.accessor(track))
-      .setOutput(document.createAccessor().setType(property === 'rotation' ? 'VEC4' : 'VEC3').setArray(outputValues(track, property)).setBuffer(buffer))
+      .setOutput(outputAccessor(document, track, property, quantize).setBuffer(buffer))
       .setInterpolation(interpolation === 'step' ? 'STEP' : 'LINEAR');
     animation.addSampler(sampler).addChannel(document.createAnimationChannel().setTargetNode(node).setTargetPath(property).setSampler(sampler));
     keys += track.times.length;
@@ -259,6 +272,13 @@ function atRest(curve: AnimCurve, node: Node, property: 'translation' | 'rotatio
   }
   const rest = property === 'translation' ? node.getTranslation() : node.getScale();
   return Math.hypot(v[0]! - rest[0], v[1]! - rest[1], v[2]! - rest[2]) <= tolerance[property];
+}
+
+/** The output accessor of a track: rotations VEC4 (normalized int16 when `quantize` and `quantizedRotations` can), the rest VEC3 float. */
+function outputAccessor(document: Document, track: CurveTrack, property: 'translation' | 'rotation' | 'scale', quantize: boolean): Accessor {
+  const quantized = property === 'rotation' && quantize ? quantizedRotations(track.values) : null;
+  if (quantized) return document.createAccessor().setType('VEC4').setArray(quantized).setNormalized(true);
+  return document.createAccessor().setType(property === 'rotation' ? 'VEC4' : 'VEC3').setArray(outputValues(track, property));
 }
 
 /** Track values as glTF wants them: x y z w for rotations, x y z otherwise. */

@@ -54,6 +54,30 @@ describe('resample export options', () => {
     expect(JSON.parse(readFileSync(join(out, 'hand-wave.json'), 'utf8')).axes).toEqual({ up: 'y', source: 'Y-up, left-handed', scale: 1 });
   });
 
+  it('--quantize writes glTF rotations as normalized int16 within --angle-tolerance, and is refused for json and nax3', async () => {
+    const [float, quantized] = [[], ['--quantize']].map((extra) => {
+      const out = tmp();
+      const r = run('resample', TEAPOT, '--fps', '30', '--to', 'gltf', '--out', out, '--json', ...extra);
+      expect(r.status, r.stderr).toBe(0);
+      return { out, summary: JSON.parse(r.stdout) };
+    });
+    const accessorsOf = (out: string) => {
+      const gltf = JSON.parse(readFileSync(join(out, 'teapot-man.scene.gltf'), 'utf8'));
+      const channels = gltf.animations[0].channels.filter((c: { target: { path: string } }) => c.target.path === 'rotation');
+      return { gltf, rotations: channels.map((c: { sampler: number }) => gltf.accessors[gltf.animations[0].samplers[c.sampler].output]) };
+    };
+    const q = accessorsOf(quantized!.out);
+    expect(q.rotations.length).toBeGreaterThan(0);
+    for (const a of q.rotations) expect([a.componentType, a.normalized]).toEqual([5122, true]); // SHORT, normalized
+    for (const a of accessorsOf(float!.out).rotations) expect(a.componentType).toBe(5126); // FLOAT
+    for (const c of quantized!.summary.reductions) expect(c.maxError.rotationDegrees).toBeLessThanOrEqual(0.1);
+    for (const to of ['json', 'nax3']) {
+      const r = run('resample', TEAPOT, '--fps', '30', '--to', to, '--quantize', '--out', tmp());
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`--quantize applies to --to glb and gltf \\(not ${to}\\)`));
+    }
+  });
+
   it.each([
     [['--tolerance', '-1'], /--tolerance takes a number >= 0/],
     [['--tolerance', 'x'], /--tolerance takes/],

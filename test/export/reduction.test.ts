@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openFile } from '../../src/cli/open-file.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { type GltfExportOptions, toGltfDocument, writeGlb } from '../../src/export/gltf.js';
+import { QUANTIZED_ROTATION_ERROR } from '../../src/export/quantize-rotations.js';
 import { DEFAULT_KEY_TOLERANCE, type KeyTolerance } from '../../src/export/reduce-clip.js';
 import { gltfSourceDocument } from '../../src/formats/gltf/index.js';
 import { createCore } from '../helpers/core.js';
@@ -106,6 +107,32 @@ describe('keyframe reduction on export (issue 14 item 8)', () => {
     // What the report says is what the written channels show, within the sampler's rounding.
     expect(worst.rotation).toBeLessThanOrEqual(Math.max(...reduced.reductions.map((r) => r.maxError.rotation)) + 2e-6);
     resource.dispose();
+  });
+
+  it.each([...exportInputs(), ...gltfFiles])('%s with quantize: int16 rotations, validator-clean, within tolerance of the baked glb, smaller', async (path) => {
+    const exportOf = async (options: GltfExportOptions) => {
+      const { resource } = await openFile(path);
+      const source = gltfSourceDocument(resource);
+      const exported = toGltfDocument(core, resource, { ...options, ...(source && { source }) });
+      const glb = await writeGlb(exported.document);
+      resource.dispose();
+      return { exported, glb };
+    };
+    const baked = await exportOf({ tolerance: 0 });
+    const float = await exportOf({});
+    const quantized = await exportOf({ quantize: true });
+    const report = await validator.validateBytes(quantized.glb);
+    expect(report.issues.messages.filter((m) => m.severity === 0)).toEqual([]);
+    const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
+    const document = await io.readBinary(quantized.glb);
+    const rotations = document.getRoot().listAnimations().flatMap((a) => a.listChannels().filter((c) => c.getTargetPath() === 'rotation').map((c) => c.getSampler()!.getOutput()!));
+    // Every rotation track is int16 but BoxAnimated's, whose keys 180° apart stay float (rounding could flip slerp's way round).
+    const int16 = rotations.filter((o) => o.getArray() instanceof Int16Array && o.getNormalized());
+    expect(int16.length).toBe(path.endsWith('BoxAnimated.glb') ? rotations.length - 1 : rotations.length);
+    // Reduction leaves room for the rounding: the written rotations stay within the asked tolerance.
+    compare(await io.readBinary(baked.glb), document, DEFAULT_KEY_TOLERANCE);
+    if (int16.length > 0) expect(quantized.glb.byteLength).toBeLessThan(float.glb.byteLength);
+    for (const r of quantized.exported.reductions) expect(r.maxError.rotation).toBeLessThanOrEqual(DEFAULT_KEY_TOLERANCE.rotation - QUANTIZED_ROTATION_ERROR);
   });
 
   it('a looser tolerance keeps fewer keys, and constant channels at the rest pose are left out', async () => {

@@ -1,4 +1,4 @@
-import type { AnimationChannel } from '@gltf-transform/core';
+import type { Accessor, AnimationChannel } from '@gltf-transform/core';
 
 /**
  * A glTF 2.0 animation channel sampled at `time` seconds, written from the spec (§3.11, Appendix
@@ -9,7 +9,7 @@ import type { AnimationChannel } from '@gltf-transform/core';
 export function sampleGltfChannel(channel: AnimationChannel, time: number): number[] {
   const sampler = channel.getSampler()!;
   const input = sampler.getInput()!.getArray() as Float32Array;
-  const output = sampler.getOutput()!.getArray() as Float32Array;
+  const output = decoded(sampler.getOutput()!);
   const size = output.length / input.length;
   const key = (k: number) => Array.from(output.subarray(size * k, size * k + size));
   const n = input.length;
@@ -27,6 +27,15 @@ export function sampleGltfChannel(channel: AnimationChannel, time: number): numb
   const a = key(lo);
   const b = key(hi);
   return channel.getTargetPath() === 'rotation' ? slerp(a, b, t) : a.map((x, i) => x + (b[i]! - x) * t);
+}
+
+/** An output accessor's values as floats: normalized integers decoded as glTF 2.0 §3.11 (Animations) says. */
+function decoded(accessor: Accessor): Float32Array {
+  const array = accessor.getArray()!;
+  if (array instanceof Float32Array) return array;
+  if (!accessor.getNormalized()) throw new Error('animation outputs are float or normalized integers (glTF 2.0 §3.11)');
+  const scale = array instanceof Int8Array ? 127 : array instanceof Uint8Array ? 255 : array instanceof Int16Array ? 32767 : 65535;
+  return Float32Array.from(array as ArrayLike<number>, (c) => Math.max(c / scale, -1));
 }
 
 function slerp(a: number[], b: number[], t: number): number[] {
