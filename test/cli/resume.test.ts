@@ -67,32 +67,43 @@ function killedRun(args: string[], report: string, when: { ms: number } | { line
 
 describe('--resume after a SIGKILL', () => {
   const input = inputs();
-  const reference = join(tmp('resume-ref'), 'out');
-  let expected: Map<string, Buffer>;
+  /** The files of an uninterrupted run with the conversion options `options`. */
+  const references = new Map<string, Map<string, Buffer>>();
+  const expected = (options: string[]) => {
+    const key = options.join(' ');
+    if (!references.has(key)) {
+      const reference = join(tmp('resume-ref'), 'out');
+      const r = animcore(resample(input, reference, join(reference, '..', 'r.jsonl'), ...options));
+      expect(r.status, r.stdout + r.stderr).toBe(1); // broken.nax3
+      references.set(key, outputs(reference));
+    }
+    return references.get(key)!;
+  };
 
   beforeAll(() => {
-    const r = animcore(resample(input, reference, join(reference, '..', 'r.jsonl')));
-    expect(r.status, r.stdout + r.stderr).toBe(1); // broken.nax3
-    expected = outputs(reference);
-    expect(expected.size).toBe(2 * CONVERTED);
+    expect(expected([]).size).toBe(2 * CONVERTED);
   });
 
-  const points: [string, { ms: number } | { lines: number }, string[]][] = [
-    ['while starting', { ms: 5 }, []],
-    ['after the walk', { lines: 1 }, []],
-    ['after 8 lines', { lines: 8 }, []],
-    ['after 6 lines, --jobs 2', { lines: 6 }, ['--jobs', '2']],
-    ['after 18 lines, --jobs 2', { lines: 18 }, ['--jobs', '2']],
+  // The export options (axes, scale, reduction tolerances) travel to the workers and into the report's options.
+  const EXPORT = ['--up', 'z', '--scale', '0.01', '--angle-tolerance', '1'];
+  const points: [string, { ms: number } | { lines: number }, string[], string[]][] = [
+    ['while starting', { ms: 5 }, [], []],
+    ['after the walk', { lines: 1 }, [], []],
+    ['after 8 lines', { lines: 8 }, [], []],
+    ['after 6 lines, --jobs 2', { lines: 6 }, ['--jobs', '2'], []],
+    ['after 18 lines, --jobs 2', { lines: 18 }, ['--jobs', '2'], []],
+    ['after 10 lines, --jobs 2 --up z --scale 0.01 --angle-tolerance 1', { lines: 10 }, ['--jobs', '2'], EXPORT],
   ];
-  it.each(points)('killed %s: the resumed run ends with the uninterrupted files', async (_name, when, more) => {
+  it.each(points)('killed %s: the resumed run ends with the uninterrupted files', async (_name, when, jobs, options) => {
     const out = join(tmp('resume-out'), 'out');
     const report = join(out, '..', 'report.jsonl');
+    const more = [...jobs, ...options];
     expect(await killedRun(resample(input, out, report, ...more), report, when)).toBe('SIGKILL');
     const before = lines(report);
     const done = before.filter((l) => l.status === 'converted').map((l) => l.input);
     const r = animcore(resample(input, out, report, '--resume', report, ...more));
     expect(r.status, r.stdout + r.stderr).toBe(1);
-    expect(outputs(out)).toEqual(expected); // no temporary file left, no output missing or different
+    expect(outputs(out)).toEqual(expected(options)); // no temporary file left, no output missing or different
     const after = lines(report);
     expect(after.filter((l) => l.status === 'unchanged').map((l) => l.input).sort()).toEqual(done.sort());
     expect(after.filter((l) => l.status === 'converted' || l.status === 'unchanged')).toHaveLength(CONVERTED);
@@ -128,18 +139,18 @@ describe('--resume redoes what changed', () => {
     expect(after.filter((l) => l.status === 'unchanged')).toHaveLength(CONVERTED - redone.length);
   });
 
-  it('other options redo every input, replacing the earlier outputs; a second resume changes nothing', () => {
+  it.each([[['--fps', '20']], [['--tolerance', '0']], [['--up', 'z', '--scale', '2']]])('other options (%j) redo every input, replacing the earlier outputs; a second resume changes nothing', (options) => {
     const input = inputs();
     const out = join(tmp('resume-options'), 'out');
     const report = join(out, '..', 'report.jsonl');
     animcore(resample(input, out, report));
-    const r = animcore([...resample(input, out, report, '--resume', report), '--fps', '20']);
+    const r = animcore([...resample(input, out, report, '--resume', report), ...options]);
     expect(r.status).toBe(1);
     expect(lines(report).filter((l) => l.status === 'unchanged')).toEqual([]);
     const fresh = join(tmp('resume-fresh'), 'out');
-    animcore([...resample(input, fresh, join(fresh, '..', 'r.jsonl')), '--fps', '20']);
+    animcore([...resample(input, fresh, join(fresh, '..', 'r.jsonl')), ...options]);
     expect(outputs(out)).toEqual(outputs(fresh));
-    const again = animcore([...resample(input, out, report, '--resume', report), '--fps', '20']);
+    const again = animcore([...resample(input, out, report, '--resume', report), ...options]);
     expect(again.stdout).toMatch(/^files: 0 of 27 converted, 1 failed, 26 unchanged \(--resume\)/m);
     expect(outputs(out)).toEqual(outputs(fresh));
   });

@@ -92,6 +92,26 @@ describe.skipIf(!haveFixtures('gltf'))("a .gltf's buffers and images in a folder
     expect([...tree(out).keys()].filter((p) => !p.startsWith('.')).sort()).toEqual(['scene/AnimatedMorphCube.glb', 'scene/cube.glb', 'scene/take.glb']);
   });
 
+  it('--to gltf writes only a .gltf and a .bin per input, the images inside the .bin: sources sharing an image, or naming one in another folder, collide nowhere', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'scene', 'cube2.gltf'), readFileSync(join(dir, 'scene', 'AnimatedMorphCube.gltf'))); // names tex.png too
+    const out = tmp('gltf-refs-gltf');
+    const r = animcore(['resample', dir, '--fps', '30', '--to', 'gltf', '--out', out]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const files = tree(out);
+    expect([...files.keys()].filter((p) => !p.startsWith('.')).sort()).toEqual(['AnimatedMorphCube', 'cube', 'cube2', 'take'].flatMap((b) => [`scene/${b}.bin`, `scene/${b}.gltf`]));
+    const image = (output: string) => {
+      const json = JSON.parse(files.get(`scene/${output}.gltf`)!.toString('utf8'));
+      expect(json.images).toHaveLength(1);
+      expect(json.images[0].uri).toBeUndefined();
+      const view = json.bufferViews[json.images[0].bufferView];
+      return files.get(`scene/${json.buffers[view.buffer].uri}`)!.subarray(view.byteOffset, view.byteOffset + view.byteLength);
+    };
+    expect(image('cube')).toEqual(readFileSync(join(dir, 'scene', 'textures', 'skin.png')));
+    expect(image('AnimatedMorphCube')).toEqual(readFileSync(join(dir, 'scene', 'tex.png')));
+    expect(image('cube2')).toEqual(readFileSync(join(dir, 'scene', 'tex.png')));
+  });
+
   it('--resume converts a .gltf again when a buffer or an image it names changes, and only then', () => {
     const dir = folder();
     const out = tmp('gltf-resume-out');
