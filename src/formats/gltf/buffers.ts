@@ -1,5 +1,9 @@
 import { BufferUtils } from '@gltf-transform/core';
+import { shorten } from '../text.js';
 import { array, fail, integer, type JsonObject, object, optionalString } from './json-fields.js';
+
+/** Characters of a URI an error message shows: whole paths, but one line whatever the file holds. */
+const URI_MAX = 200;
 
 /**
  * Reads a file a glTF document names by relative URI (an external `.bin` buffer, an image), given
@@ -30,7 +34,7 @@ export async function readBuffers(json: JsonObject, bin: Uint8Array | undefined,
       bytes = decodeDataUri(uri, `${pointer}/uri`);
     } else {
       bytes = await readResourceUri(uri, `${pointer}/uri`, readResource);
-      if (bytes === undefined) fail(`${pointer}/uri`, `buffer file "${uri}" not found`, 'missing-resource');
+      if (bytes === undefined) fail(`${pointer}/uri`, `buffer file "${shorten(uri, URI_MAX)}" not found`, 'missing-resource');
     }
     if (bytes.length < byteLength) fail(`${pointer}/byteLength`, `buffer holds ${bytes.length} bytes, byteLength says ${byteLength}`, 'truncated');
     out.push(bytes);
@@ -62,7 +66,7 @@ export function uriPath(uri: string): { path: string } | { scheme: string } | { 
 /** The file behind a relative URI (percent-escapes decoded), or undefined. */
 export async function readResourceUri(uri: string, pointer: string, readResource: GltfResourceReader | undefined): Promise<Uint8Array | undefined> {
   const named = uriPath(uri);
-  if ('scheme' in named) fail(pointer, `only relative file URIs and data: URIs are read, not "${uri}"`, 'bad-uri');
-  if ('invalid' in named) fail(pointer, `"${uri}" is not a valid URI`, 'bad-uri');
+  if ('scheme' in named) fail(pointer, `only relative file URIs and data: URIs are read, not "${shorten(uri, URI_MAX)}"`, 'bad-uri');
+  if ('invalid' in named) fail(pointer, `"${shorten(uri, URI_MAX)}" is not a valid URI`, 'bad-uri');
   return readResource === undefined ? undefined : await readResource(named.path);
 }

@@ -1,4 +1,5 @@
-import { array, fail, finite, index, integer, type JsonObject, numbers, object, string } from './json-fields.js';
+import { quote } from '../text.js';
+import { array, describe, fail, finite, index, integer, type JsonObject, numbers, object, string } from './json-fields.js';
 
 /** Bytes per component of each accessor `componentType` (glTF 2.0 §3.6.2.2). */
 export const COMPONENT_BYTES: Readonly<Record<number, number>> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
@@ -30,7 +31,7 @@ const COLLECTIONS = ['accessors', 'animations', 'bufferViews', 'buffers', 'camer
 export function checkDocument(json: JsonObject, buffers: readonly Uint8Array[], supported: ReadonlySet<string>): GltfCollections {
   const asset = object(json.asset, '/asset');
   const version = string(asset.version, '/asset/version');
-  if (!/^2\.\d+$/.test(version)) fail('/asset/version', `glTF version "${version}"; only glTF 2.x is read`, 'bad-version');
+  if (!/^2\.\d+$/.test(version)) fail('/asset/version', `glTF version ${quote(version)}; only glTF 2.x is read`, 'bad-version');
   array(json.extensionsRequired, '/extensionsRequired').forEach((name, i) => {
     if (!supported.has(string(name, `/extensionsRequired/${i}`))) fail(`/extensionsRequired/${i}`, `the file requires extension ${String(name)}, which animcore cannot read`, 'unsupported');
   });
@@ -84,9 +85,9 @@ function checkBufferViews(c: Record<string, JsonObject[]>, buffers: readonly Uin
 /** Where an accessor's elements lie: view, offset within the view, stride. */
 function checkAccessor(a: JsonObject, p: string, c: Record<string, JsonObject[]>, buffers: readonly Uint8Array[]): void {
   const componentBytes = COMPONENT_BYTES[a.componentType as number];
-  if (componentBytes === undefined) fail(`${p}/componentType`, `unknown componentType ${JSON.stringify(a.componentType)} (5120, 5121, 5122, 5123, 5125 or 5126)`);
+  if (componentBytes === undefined) fail(`${p}/componentType`, `unknown componentType ${describe(a.componentType)} (5120, 5121, 5122, 5123, 5125 or 5126)`);
   const components = TYPE_COMPONENTS[a.type as string];
-  if (components === undefined) fail(`${p}/type`, `unknown accessor type ${JSON.stringify(a.type)}`);
+  if (components === undefined) fail(`${p}/type`, `unknown accessor type ${describe(a.type)}`);
   const count = integer(a.count, `${p}/count`, 1);
   if (a.normalized !== undefined && typeof a.normalized !== 'boolean') fail(`${p}/normalized`, 'normalized must be true or false');
   if (a.normalized === true && (a.componentType === 5126 || a.componentType === 5125)) fail(`${p}/normalized`, 'only BYTE, UNSIGNED_BYTE, SHORT and UNSIGNED_SHORT accessors may be normalized');
@@ -209,7 +210,7 @@ function checkAnimation(animation: JsonObject, p: string, c: Record<string, Json
     index(s.output, `${q}/output`, c.accessors!.length, 'accessors');
     if (input.type !== 'SCALAR' || input.componentType !== 5126 || input.normalized === true) fail(`${q}/input`, 'key times must be a SCALAR FLOAT accessor (glTF 2.0 §3.11)');
     if (s.interpolation !== undefined && !['LINEAR', 'STEP', 'CUBICSPLINE'].includes(s.interpolation as string)) {
-      fail(`${q}/interpolation`, `interpolation ${JSON.stringify(s.interpolation)}; expected LINEAR, STEP or CUBICSPLINE`);
+      fail(`${q}/interpolation`, `interpolation ${describe(s.interpolation)}; expected LINEAR, STEP or CUBICSPLINE`);
     }
   });
   array(animation.channels, `${p}/channels`, true).forEach((value, k) => {

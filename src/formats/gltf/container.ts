@@ -76,6 +76,8 @@ export function readGltfContainer(bytes: Uint8Array): GltfContainer {
  */
 function parseJson(bytes: Uint8Array, offset: number): unknown {
   const text = new TextDecoder().decode(bytes);
+  const bad = firstInvalidUtf8(bytes, text);
+  if (bad >= 0) throw new FormatError('gltf', 'bad-utf8', { offset: offset + bad }, 'the glTF JSON is not UTF-8 (glTF 2.0 §3.1)');
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
   try {
     return JSON.parse(bom ? text.slice(1) : text);
@@ -88,4 +90,22 @@ function parseJson(bytes: Uint8Array, offset: number): unknown {
     const why = first ? printParseErrorCode(first.error) : 'not JSON';
     throw new FormatError('gltf', 'bad-json', { offset: at }, `the glTF JSON does not parse (${why})`);
   }
+}
+
+/**
+ * The byte offset of the first byte of `bytes` that is not UTF-8, or −1: the first U+FFFD of the
+ * decoded `text` that the file does not spell as EF BF BD. Byte offsets of syntax errors are
+ * counted by re-encoding the text before them, which only holds for valid UTF-8.
+ */
+function firstInvalidUtf8(bytes: Uint8Array, text: string): number {
+  const encoder = new TextEncoder();
+  let from = 0;
+  // TextDecoder drops a leading BOM from the text.
+  let byte = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf && !text.startsWith('\uFEFF') ? 3 : 0;
+  for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) {
+    byte += encoder.encode(text.slice(from, i)).length;
+    from = i;
+    if (!(bytes[byte] === 0xef && bytes[byte + 1] === 0xbf && bytes[byte + 2] === 0xbd)) return byte;
+  }
+  return -1;
 }

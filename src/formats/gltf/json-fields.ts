@@ -1,4 +1,5 @@
 import { FormatError } from '../../errors.js';
+import { describeBadValue, isFileValue } from '../value-range.js';
 
 /**
  * Typed reads of an untrusted glTF JSON document. Each takes the value and its JSON pointer and
@@ -41,10 +42,14 @@ export function index(value: unknown, pointer: string, length: number, what: str
   return value;
 }
 
-/** A finite number; `undefined` gives `fallback` when one is given. */
+/**
+ * A model value (node TRS, matrix, morph weights): a number within ±1e38 (value-range.ts, so it
+ * stays a float32 and so do differences of two); `undefined` gives `fallback` when one is given.
+ */
 export function finite(value: unknown, pointer: string, fallback?: number): number {
   if (value === undefined && fallback !== undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value)) fail(pointer, `expected a finite number, found ${describe(value)}`);
+  if (typeof value !== 'number') fail(pointer, `expected a finite number, found ${describe(value)}`);
+  if (!isFileValue(value)) fail(pointer, describeBadValue(value));
   return value;
 }
 
@@ -65,7 +70,8 @@ export function optionalString(value: unknown, pointer: string): string | undefi
   return value === undefined ? undefined : string(value, pointer);
 }
 
-function describe(value: unknown): string {
+/** A JSON value for a message: `nothing`, or its JSON cut to 40 characters. */
+export function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = JSON.stringify(value);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;

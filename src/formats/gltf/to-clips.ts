@@ -2,6 +2,7 @@ import type { Document } from '@gltf-transform/core';
 import { AnimClip, type AnimCurve, type CurveKeys, type CurveType } from '../../anim/index.js';
 import { accessorFloats } from './accessor-values.js';
 import { type GltfCollections, morphTargetCount, PATH_TYPES, TYPE_COMPONENTS } from './check-document.js';
+import { describeBadValue, isFileValue } from '../value-range.js';
 import { fail, type JsonObject } from './json-fields.js';
 import { uniqueNames } from './unique-names.js';
 
@@ -72,7 +73,7 @@ export function gltfClips(document: Document, c: GltfCollections, nodeNames: rea
 function keyTimes(times: Float32Array, pointer: string, warnings: string[]): Float32Array {
   let equal = 0;
   for (let k = 0; k < times.length; k++) {
-    if (!Number.isFinite(times[k]!)) fail(pointer, `key time ${k} is ${times[k]}`, 'bad-value');
+    if (!isFileValue(times[k]!)) fail(pointer, `key time ${k}: ${describeBadValue(times[k]!)}`, 'bad-value');
     if (k > 0 && times[k]! < times[k - 1]!) fail(pointer, `key time ${k} (${times[k]} s) is before key time ${k - 1} (${times[k - 1]} s)`, 'bad-value');
     if (k > 0 && times[k] === times[k - 1]) equal++;
   }
@@ -81,7 +82,8 @@ function keyTimes(times: Float32Array, pointer: string, warnings: string[]): Flo
 }
 
 function keyValues(values: Float32Array, pointer: string): Float32Array {
-  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i]!)) fail(pointer, `output value ${i} is ${values[i]}`, 'bad-value');
+  // Within ±1e38 (value-range.ts): lerp takes the difference of two keys, which must stay a float32.
+  for (let i = 0; i < values.length; i++) if (!isFileValue(values[i]!)) fail(pointer, `output value ${i}: ${describeBadValue(values[i]!)}`, 'bad-value');
   return values;
 }
 

@@ -48,8 +48,17 @@ export function gltfMeshes(document: Document, skeleton: Skeleton, warnings: str
         return;
       }
       const n = position.getCount();
+      if (position.getType() !== 'VEC3') fail(`/meshes/${meshIndex.get(mesh)}/primitives/${p}/attributes/POSITION`, `POSITION is ${position.getType()}; glTF 2.0 §3.7.2.1 requires VEC3`, 'bad-type');
+      // glTF 2.0 §3.7.2.1: all attribute accessors of a primitive have the same count.
+      for (const semantic of primitive.listSemantics()) {
+        const count = primitive.getAttribute(semantic)!.getCount();
+        if (count !== n) fail(`/meshes/${meshIndex.get(mesh)}/primitives/${p}/attributes/${semantic}`, `${count} elements, but POSITION has ${n}`, 'bad-count');
+      }
       const indices = primitive.getIndices();
       const triangles = indices ? Uint32Array.from(indices.getArray() as ArrayLike<number>) : Uint32Array.from({ length: n }, (_, i) => i);
+      // glTF 2.0 §3.7.2.1: every index names a vertex of the primitive.
+      const outside = triangles.findIndex((v) => v >= n);
+      if (outside >= 0) fail(`/meshes/${meshIndex.get(mesh)}/primitives/${p}/indices`, `index ${outside} is ${triangles[outside]}, beyond the ${n} vertices`, 'bad-index');
       const uvs = checked(attribute(primitive, 'TEXCOORD_0', 2, n), 'TEXCOORD_0');
       if (skinning === null) {
         const normals = checked(attribute(primitive, 'NORMAL', 3, n), 'NORMAL');
