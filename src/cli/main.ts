@@ -10,7 +10,7 @@ import { resampleCommand } from './resample.js';
 import { sampleCommand } from './sample.js';
 
 const program = new Command('animcore')
-  .description('Read, sample and convert legacy animation files (Nebula, Meteor, MRTK, ABTOMAT AAF) with a WebAssembly core')
+  .description('Read, sample and convert animation files (glTF 2.0, Nebula, Meteor, MRTK, ABTOMAT AAF) with a WebAssembly core')
   .version(version, '-v, --version', 'print the version')
   .helpOption('-h, --help', 'print help')
   .helpCommand('help [command]', 'print help of a command')
@@ -22,6 +22,12 @@ const program = new Command('animcore')
 for (const command of [infoCommand(), sampleCommand(), resampleCommand(), examplesCommand()]) {
   program.addCommand(command.copyInheritedSettings(program).showHelpAfterError(`(see animcore ${command.name()} --help)`));
 }
+
+// `animcore … | head` closes the pipe before the output ends: the reader wants no more, which is no error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(process.exitCode ?? 0);
+});
 
 async function main(): Promise<void> {
   try {

@@ -48,6 +48,15 @@ describe('help, version and usage errors', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('the help names glTF among the formats, and piped into head it ends quietly (no EPIPE crash), exit 0', () => {
+    expect(run('--help').stdout).toMatch(/glTF 2\.0/);
+    for (let i = 0; i < 3; i++) {
+      const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${CLI}" resample --help | head -1`], { encoding: 'utf8', cwd: root });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    }
+  });
+
   it.each(['info', 'sample', 'resample', 'examples'])('%s --help and help <command>: description, examples, required options; once, exit 0', (command) => {
     for (const r of [run(command, '--help'), run('help', command)]) {
       expect(r.status).toBe(0);
