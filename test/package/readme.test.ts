@@ -4,7 +4,7 @@
 // browser files (blocks that start with `// <name>.ts`: the Web Worker example) run in Chromium
 // in test/browser/consumer.test.ts.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -65,6 +65,8 @@ describe('README code blocks', () => {
   });
 
   const runnable = blocks.map((b, i) => ({ ...b, index: i })).filter((b) => !b.file);
+  /** What each block printed when run (by block index). */
+  const printed = new Map<number, string>();
   const enabled = haveFixtures('nebula') && haveFixtures('meteor');
   let cwd: string | undefined;
   afterAll(() => {
@@ -80,11 +82,30 @@ describe('README code blocks', () => {
     const script = join(out, `block-${block.index + 1}.mjs`);
     writeFileSync(script, js);
     const stdout = execFileSync(process.execPath, [script], { cwd, encoding: 'utf8' });
+    printed.set(block.index, stdout);
     const expected = PRINTS.find((p) => block.code.includes(p.block));
     if (expected) expect(stdout).toBe(expected.stdout);
     // The export examples write their files.
     const written = [...block.code.matchAll(/writeFileSync\('([^']+)'/g)].map((m) => m[1]!);
     if (block.code.includes('writeGltf(')) written.push('Unit_Footman.gltf', 'Unit_Footman.bin');
     for (const name of written) expect(existsSync(join(cwd, name)) && statSync(join(cwd, name)).size > 0, name).toBe(true);
+  });
+
+  // Layered playback: the sequence file is the TypeScript example's equivalent. The command the
+  // README gives for it prints, at 1.15 s, the Hip rotation the example logs first.
+  it.skipIf(!enabled)("runs the Layered playback sequence file with the README's command: the TypeScript example's pose", () => {
+    const json = readmeBlocks(join(root, 'README.md'), 'json').filter((b) => b.section === 'Layered playback');
+    expect(json).toHaveLength(1);
+    const example = runnable.find((b) => b.section === 'Layered playback' && b.code.includes('new AnimSequencer'))!;
+    const logged = printed.get(example.index);
+    expect(logged, 'the example ran first').toBeDefined();
+    // Node prints the Float32Array sample as `[ x, y, z, w ]` (possibly over several lines).
+    const want = JSON.parse(logged!.slice(logged!.indexOf('['), logged!.indexOf(']') + 1)) as number[];
+    expect(want).toHaveLength(4);
+    writeFileSync(join(cwd!, 'walk-run.json'), json[0]!.code);
+    const command = /`animcore (sample [^`]*--sequence walk-run\.json[^`]*)`/.exec(readFileSync(join(root, 'README.md'), 'utf8'))![1]!.split(' ');
+    const out = JSON.parse(execFileSync(process.execPath, [join(root, 'dist', 'cli.js'), ...command, '--json'], { cwd, encoding: 'utf8' }));
+    const hip = out.curves.find((c: { target: { joint: string; property: string } }) => c.target.joint === 'Hip' && c.target.property === 'rotation');
+    (hip.value as number[]).forEach((v, k) => expect(v).toBeCloseTo(want[k]!, 5));
   });
 });

@@ -7,7 +7,7 @@ import { openFile } from '../../src/formats/open-file.js';
 import { referenceSample } from '../../src/reference/index.js';
 import { loadSequence, type SequenceFile } from '../../src/sequencer/index.js';
 import { createCore } from '../helpers/core.js';
-import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
+import { expectedJson, fixturePath, haveFixtures } from '../helpers/fixtures.js';
 
 // Every fixture family through one sequence: a cross-fade from clip A to clip B on track 0 (A
 // intercepted at 0.5 with a 0.4 s fade-out, B fading in over 0.4 s), evaluated at t = 0.7 where
@@ -153,3 +153,64 @@ describe('a cross-fade sequence on every fixture family', () => {
     });
   }
 });
+
+// The same kind of sequence checked against expected.json, values derived by the fixtures' own
+// independent scripts (no animcore sampler involved): Nebula3's AnimMixer::Mix case as a
+// two-track priority sequence, and cross-fades whose clip times land on expected.json's samples
+// (Meteor p0 poses, the large MRTK recording), blended by the few lines of the rule written here.
+describe('sequences on the fixtures against expected.json', () => {
+  const clipTimeJobs = (a: { clip: string; time: number }, b: { clip: string; time: number }): SequenceFile['jobs'] => [
+    // A from 0, intercepted at 0.5 (fade-out 0.4); B from 0.5 (fade-in 0.4): at 0.7 both weigh 0.5,
+    // A at clip time 0.7 + offset, B at 0.2 + offset.
+    { clip: a.clip, loops: 0, fadeOut: 0.4, timeOffset: a.time - 0.7 },
+    { clip: b.clip, at: 0.5, loops: 0, fadeIn: 0.4, timeOffset: b.time - 0.2 },
+  ];
+
+  it.runIf(haveFixtures('nebula'))('Nebula Footman: AnimMixer::Mix(walk@100 ticks, idle@100 ticks, w = 0.25) as walk on track 0 and idle on track 1 at weight 0.25', async () => {
+    const resource = (await openFile(fx('nebula', 'Unit_Footman.nax3'), { companions: { skeleton: fx('nebula', 'Unit_Footman.constants') } })).resource;
+    const mix = expectedJson('nebula').files['Unit_Footman.nax3'].mix as { counts: number[]; samples: V4[] };
+    const seq = loadSequence(core, resource, { rule: 'priority', rotation: 'slerp', jobs: [{ clip: 'walk', loops: 0 }, { clip: 'idle', track: 1, loops: 0, weight: 0.25 }] });
+    const r = seq.update(0.1);
+    expect(Array.from(r.counts)).toEqual(mix.counts);
+    mix.samples.forEach((want, i) => expectClose(r.sampleOf(i), want, seq.layout.curveTypes[i] === 'rotation', 1e-5, `curve ${i}`));
+    seq.dispose();
+  });
+
+  it.runIf(haveFixtures('meteor'))('Meteor p0: pose0 at 0.25 s cross-fading into pose140 at 1.016667 s (priority, nlerp)', async () => {
+    const resource = (await openFile(fx('meteor', 'p0.amb'))).resource;
+    const e = expectedJson('meteor').samples;
+    const [a, b] = [e['pose0@0.250000s'], e['pose140@1.016667s']];
+    const seq = loadSequence(core, resource, { rule: 'priority', rotation: 'nlerp', jobs: clipTimeJobs({ clip: 'pose0', time: 0.25 }, { clip: 'pose140', time: 1.016667 }) });
+    const r = seq.update(0.7);
+    const wxyz = (q: number[]): V4 => [q[1]!, q[2]!, q[3]!, q[0]!];
+    // Curve 0: the root translation; 1: bone 0's rotation; 26: bone 25's (bau_R_Hand).
+    expect(seq.layout.curves[26]).toMatchObject({ joint: 'bau_R_Hand', property: 'rotation' });
+    expectClose(r.sampleOf(0).slice(0, 3), a.root_pos_file_xyz.map((v: number, k: number) => (v + b.root_pos_file_xyz[k]) / 2), false, 2e-5, 'root');
+    expectClose(r.sampleOf(1), nlerpMean(wxyz(a.bone0_quat_file_wxyz), wxyz(b.bone0_quat_file_wxyz)), true, 2e-5, 'bone 0');
+    expectClose(r.sampleOf(26), nlerpMean(wxyz(a.bone25_quat_file_wxyz), wxyz(b.bone25_quat_file_wxyz)), true, 2e-5, 'bone 25');
+    seq.dispose();
+  });
+
+  it.runIf(haveFixtures('mrtk'))('MRTK recording: the clip at 4.641685 s cross-fading into itself at 7.25 s (weighted): positions are the means', async () => {
+    const resource = (await openFile(fx('mrtk', 'InputAnimation-20201027-134946.bin'))).resource;
+    const samples = expectedJson('mrtk').samples as Record<string, number[] | number>[];
+    const [a, b] = [4.641685, 7.25].map((t) => samples.find((s) => s.t === t)!);
+    const clip = resource.clip(0).name;
+    const seq = loadSequence(core, resource, { rule: 'weighted', jobs: clipTimeJobs({ clip, time: 4.641685 }, { clip, time: 7.25 }) });
+    const r = seq.update(0.7);
+    for (const key of ['camera', 'left.Wrist', 'left.IndexTip', 'right.Wrist', 'right.IndexTip']) {
+      const i = seq.layout.indexOf(key.replace('.', '/'), 'translation');
+      const want = (a![key] as number[]).slice(0, 3).map((v, k) => (v + (b![key] as number[])[k]!) / 2);
+      expectClose(r.sampleOf(i).slice(0, 3), want, false, 1e-4, key);
+    }
+    seq.dispose();
+  });
+});
+
+/** Throws unless `actual` is within `tol` of `want` (rotations up to sign). */
+function expectClose(actual: ArrayLike<number>, want: ArrayLike<number>, rotation: boolean, tol: number, what: string): void {
+  const a = Array.from(actual);
+  const w = Array.from(want);
+  const s = rotation && a.reduce((d, v, k) => d + v * w[k]!, 0) < 0 ? -1 : 1;
+  a.forEach((v, k) => expect(Math.abs(v - s * w[k]!), `${what}[${k}]: ${a.join(', ')} vs ${w.join(', ')}`).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(w[k]!))));
+}
