@@ -16,6 +16,7 @@ import { openGltf } from '../../src/formats/gltf/index.js';
 import { referenceSample } from '../../src/reference/index.js';
 import { loadSequence, type SequenceFile } from '../../src/sequencer/index.js';
 import { createCore } from '../helpers/core.js';
+import { LocalToModelJob } from '../../src/core/index.js';
 import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
 import { gltfExpected } from '../helpers/gltf-fixtures.js';
 
@@ -408,6 +409,75 @@ describe.skipIf(!enabled)('the viewer, driven through its UI', () => {
       await page.click('#layer-clear');
       await page.waitForFunction(() => document.querySelectorAll('#layer-jobs tr').length === 0);
       await page.waitForFunction(() => !document.getElementById('time')!.textContent!.startsWith('layers'));
+      expect((page as Page & { uncaught: Error[] }).uncaught).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it.skipIf(!haveFixtures('gltf'))('layers on a glTF drawn by GLTFLoader: CesiumMan cross-fading into itself under a masked additive layer, its scene posed as Node composes the blend, exported with its mesh', async () => {
+    const page = await viewer();
+    const file = fixturePath('gltf', 'CesiumMan.glb');
+    const scrub = (fraction: number) => page.$eval('#scrub', (e, f) => {
+      (e as HTMLInputElement).value = String(f);
+      e.dispatchEvent(new Event('input'));
+    }, fraction);
+    const add = async (fields: { track: string; fadeIn: string; fadeOut: string; weight?: string; mask?: number; additive?: boolean }) => {
+      await page.selectOption('#layer-clip', { index: 0 });
+      await page.fill('#layer-track', fields.track);
+      await page.fill('#layer-weight', fields.weight ?? '1');
+      await page.fill('#layer-loops', '0');
+      await page.fill('#layer-fade-in', fields.fadeIn);
+      await page.fill('#layer-fade-out', fields.fadeOut);
+      await page.selectOption('#layer-mask', { index: fields.mask ?? 0 });
+      await page.setChecked('#layer-additive', fields.additive === true);
+      await page.click('#layer-add');
+    };
+    try {
+      await page.setInputFiles('#picker', [file]);
+      await waitForFile(page, 'CesiumMan.glb');
+      expect(await page.isVisible('#layers')).toBe(true);
+      await page.click('#play');
+      await scrub(0);
+      await add({ track: '0', fadeIn: '0', fadeOut: '0.4' });
+      await scrub(0.1);
+      await add({ track: '0', fadeIn: '0.4', fadeOut: '0' });
+      await add({ track: '1', fadeIn: '0', fadeOut: '0', weight: '0.5', mask: 3, additive: true });
+      await scrub(0.12);
+      await page.waitForFunction(() => document.getElementById('time')!.textContent!.startsWith('layers 1.200 s'));
+      const layers = (await page.evaluate(() => window.__animcore.layers()))!;
+      expect(layers.jobs.map((j) => [j.track, j.mode, j.state, j.weight.toFixed(3)])).toEqual([
+        [0, 'normal', 'stopping', '0.500'],
+        [0, 'normal', 'active', '0.500'],
+        [1, 'additive', 'active', '0.500'],
+      ]);
+      expect(Object.keys(layers.file.masks!)).toHaveLength(1);
+      // Node: the same file on openGltf's reading of the bytes, composed into model space.
+      const core = await createCore('simd');
+      const resource = await openGltf({ gltf: new Uint8Array(readFileSync(file)) });
+      const seq = loadSequence(core, resource, layers.file);
+      const model = new LocalToModelJob(core, seq.layout.binding());
+      const want = seq.update(layers.time, { model });
+      layers.samples.forEach((v, i) => expect(Math.abs(v - want.samples[i]!), `float ${i}`).toBeLessThan(1e-6));
+      const drawn = (await page.evaluate(() => window.__animcore.drawn()))!;
+      let compared = 0;
+      resource.skeleton!.joints.forEach((joint, j) => {
+        const world = drawn.worlds[joint.name];
+        if (!world) return;
+        for (let k = 0; k < 16; k++) expect(Math.abs(world[k]! - model.matrices[16 * j + k]!), `${joint.name} [${k}]`).toBeLessThan(1e-4 * Math.max(1, Math.abs(model.matrices[16 * j + k]!)));
+        compared++;
+      });
+      expect(compared).toBeGreaterThan(15);
+      await page.screenshot({ path: join(results, 'viewer-ui-layers-gltf.png') });
+      // The blend exported into the file's own document: its skinned mesh kept, one animation.
+      const [glb] = await Promise.all([page.waitForEvent('download'), page.click('#layer-export')]);
+      const bytes = new Uint8Array(readFileSync((await glb.path())!));
+      expect((await validator.validateBytes(bytes)).issues.messages.filter((m) => m.severity === 0)).toEqual([]);
+      const exported = await openGltf({ gltf: bytes });
+      expect(exported.clips.map((c) => c.name)).toEqual(['sequence']);
+      expect(exported.info).toMatchObject({ meshes: 1, skins: 1, animations: 1 });
+      model.dispose();
+      seq.dispose();
       expect((page as Page & { uncaught: Error[] }).uncaught).toEqual([]);
     } finally {
       await page.close();

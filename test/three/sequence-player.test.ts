@@ -1,3 +1,4 @@
+import * as THREE from 'three';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimResource } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
@@ -32,5 +33,22 @@ describe('SequencePlayer', () => {
     const loose = loadSequence(core, new AnimResource({ format: 'test', clips: [...resource.clips] }), { jobs: [] });
     expect(() => new SequencePlayer(core, { sequencer: loose, target })).toThrow(/needs a resource with a skeleton/);
     loose.dispose();
+  });
+
+  it("poses a scene's objects (local transforms) from the blend, rest values where no job defines a curve", () => {
+    const resource = character();
+    const seq = loadSequence(core, resource, { rule: 'weighted', jobs: [{ clip: 'walk', fadeOut: 0.5 }, { clip: 'run', at: 0.5, fadeIn: 0.5 }, { clip: 'wave', track: 1, at: 0.5, mode: 'additive' }] });
+    const objects = resource.skeleton!.joints.map(() => new THREE.Object3D());
+    const player = new SequencePlayer(core, { sequencer: seq, scene: { resource, objects } });
+    expect(player.model).toBeNull();
+    player.update(0.75);
+    expect(objects[0]!.position.toArray()).toEqual([expect.closeTo(2, 5), 0, 0]);
+    // Spine: (0, 2, 0) from the clips; wave (static) is additive against itself at time 0: it adds nothing.
+    expect(objects[1]!.position.toArray()).toEqual([0, 2, 0]);
+    expect(objects[1]!.quaternion.toArray()).toEqual([0, 0, 0, 1]);
+    expect(() => new SequencePlayer(core, { sequencer: seq, target: toThreeSkeleton(resource.skeleton!), scene: { resource, objects } })).toThrow(/exactly one of target/);
+    expect(() => new SequencePlayer(core, { sequencer: seq, scene: { resource: character(), objects } })).toThrow(/of the sequencer's resource/);
+    player.dispose();
+    seq.dispose();
   });
 });

@@ -1,6 +1,7 @@
-import { type AnimClip, type AnimCore, type AnimResource, type AnimSequencer, loadSequence, type SequenceFile, type Skeleton } from 'animcore';
+import type { AnimClip, AnimCore, AnimResource, AnimSequencer, SequenceFile, Skeleton } from 'animcore';
 import { SequencePlayer, SkeletonPlayer, toThreeSkeleton } from 'animcore/three';
 import * as THREE from 'three';
+import { LayeredPlayback } from './layered-playback.js';
 
 /**
  * A clip on a skeleton drawn in three.js: bones as lines (`SkeletonHelper`), joint dots with axes,
@@ -19,7 +20,7 @@ export class CharacterView {
   private readonly markers: THREE.Group[] = [];
   private readonly core: AnimCore;
   private readonly resource: AnimResource;
-  private layered: { file: SequenceFile; player: SequencePlayer } | null = null;
+  private layered: LayeredPlayback | null = null;
 
   /**
    * @param skeleton the resource's, or a stand-in such as `looseSkeleton(clip)`
@@ -81,49 +82,24 @@ export class CharacterView {
    * @throws UsageError naming the JSON path for a sequence the resource cannot play
    */
   setSequence(file: SequenceFile | null): void {
-    const player = file ? this.sequencePlayer(file) : null;
-    this.releaseSequence();
-    this.layered = file && player ? { file, player } : null;
+    const next = file ? new LayeredPlayback(this.core, this.resource, file, (sequencer) => new SequencePlayer(this.core, { sequencer, target: this.skeleton })) : null;
+    this.layered?.dispose();
+    this.layered = next;
   }
 
   /** The sequencer of `setSequence`, or null. */
   get sequencer(): AnimSequencer | null {
-    return this.layered?.player.sequencer ?? null;
+    return this.layered?.sequencer ?? null;
   }
 
-  /**
-   * Poses the bones at `time` seconds: clip time, or sequence time with layers. A sequencer only
-   * moves forward, so a time before its current one (a scrub, a loop) replays the sequence from 0.
-   */
+  /** Poses the bones at `time` seconds: clip time, or sequence time with layers. */
   update(time: number): void {
-    const layered = this.layered;
-    if (!layered) return this.player.update(time);
-    if (time < layered.player.sequencer.time) {
-      const player = this.sequencePlayer(layered.file);
-      this.releaseSequence();
-      this.layered = { file: layered.file, player };
-    }
-    this.layered!.player.update(time);
-  }
-
-  private sequencePlayer(file: SequenceFile): SequencePlayer {
-    const sequencer = loadSequence(this.core, this.resource, file);
-    try {
-      return new SequencePlayer(this.core, { sequencer, target: this.skeleton });
-    } catch (e) {
-      sequencer.dispose();
-      throw e;
-    }
-  }
-
-  private releaseSequence(): void {
-    this.layered?.player.dispose();
-    this.layered?.player.sequencer.dispose();
-    this.layered = null;
+    if (this.layered) this.layered.update(time);
+    else this.player.update(time);
   }
 
   dispose(): void {
-    this.releaseSequence();
+    this.layered?.dispose();
     this.player.dispose();
     this.root.removeFromParent();
   }

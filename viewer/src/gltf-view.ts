@@ -1,7 +1,8 @@
-import type { AnimCore, NamedBytes } from 'animcore';
-import { fromGltfLoader, type GltfLoaderResource, ScenePlayer } from 'animcore/three';
+import type { AnimCore, AnimResource, AnimSequencer, NamedBytes, SequenceFile } from 'animcore';
+import { fromGltfLoader, type GltfLoaderResource, ScenePlayer, SequencePlayer } from 'animcore/three';
 import * as THREE from 'three';
 import { type GLTF, GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { LayeredPlayback } from './layered-playback.js';
 
 /** A glTF file as three.js's `GLTFLoader` reads it, and that scene as an animcore resource. */
 export interface LoadedGltf {
@@ -42,18 +43,31 @@ export async function loadGltf(core: AnimCore, main: NamedBytes, files: readonly
  * Clip `index` of a glTF played on the file's own scene: its meshes, skinned meshes and morph
  * targets drawn by three.js, posed each frame by animcore (`ScenePlayer`, one `sampleMany` call),
  * bones shown as lines. Every object starts from its rest transform and rest morph weights, so a
- * clip shows only what it animates.
+ * clip shows only what it animates. With layers (`setSequence`, a sequence file of `resource`,
+ * animcore's own reading of the file) a `SequencePlayer` poses the scene's objects by node index.
  */
 export class GltfView {
   readonly root = new THREE.Group();
   private readonly player: ScenePlayer;
+  private layered: LayeredPlayback | null = null;
 
+  /** @param resource the file as `openGltf` reads it (the Layers panel's jobs name its clips and joints) */
   constructor(
-    core: AnimCore,
+    private readonly core: AnimCore,
     private readonly loaded: LoadedGltf,
     index: number,
+    private readonly resource: AnimResource,
   ) {
-    const { source, gltf } = loaded;
+    this.restPose();
+    this.root.add(loaded.gltf.scene);
+    const helper = new THREE.SkeletonHelper(loaded.gltf.scene);
+    if (helper.bones.length > 0) this.root.add(helper);
+    this.player = new ScenePlayer(core, loaded.source, loaded.source.resource.clips[index]!);
+  }
+
+  /** Every object at its rest transform and rest morph weights. */
+  private restPose(): void {
+    const { source } = this.loaded;
     source.objects.forEach((object, j) => {
       const joint = source.resource.skeleton!.joints[j]!;
       object.position.fromArray(joint.rest.translation);
@@ -62,15 +76,37 @@ export class GltfView {
       const influences = (object as THREE.Object3D & { morphTargetInfluences?: number[] }).morphTargetInfluences;
       if (influences && joint.morphWeights) influences.splice(0, influences.length, ...joint.morphWeights);
     });
-    this.root.add(gltf.scene);
-    const helper = new THREE.SkeletonHelper(gltf.scene);
-    if (helper.bones.length > 0) this.root.add(helper);
-    this.player = new ScenePlayer(core, source, source.resource.clips[index]!);
   }
 
-  /** Poses the scene at `time` seconds. */
+  /**
+   * Plays a sequence file of `resource` instead of the clip (null: the clip again, from the rest pose).
+   * @throws UsageError naming the JSON path for a sequence the resource cannot play
+   */
+  setSequence(file: SequenceFile | null): void {
+    // openGltf's joint j is node j; GLTFLoader says which object it made of each node.
+    const scene = () => {
+      const objects: THREE.Object3D[] = [];
+      for (const [object, association] of this.loaded.gltf.parser.associations) {
+        const node = (association as { nodes?: number } | undefined)?.nodes;
+        if (object instanceof THREE.Object3D && node !== undefined) objects[node] = object;
+      }
+      return { resource: this.resource, objects };
+    };
+    const next = file ? new LayeredPlayback(this.core, this.resource, file, (sequencer) => new SequencePlayer(this.core, { sequencer, scene: scene() })) : null;
+    this.layered?.dispose();
+    this.layered = next;
+    if (!next) this.restPose();
+  }
+
+  /** The sequencer of `setSequence`, or null. */
+  get sequencer(): AnimSequencer | null {
+    return this.layered?.sequencer ?? null;
+  }
+
+  /** Poses the scene at `time` seconds: clip time, or sequence time with layers. */
   update(time: number): void {
-    this.player.update(time);
+    if (this.layered) this.layered.update(time);
+    else this.player.update(time);
   }
 
   /** What is drawn, for the tests: skinned meshes, morph target influences per morphed mesh, and every named object's world matrix. */
@@ -90,6 +126,7 @@ export class GltfView {
   }
 
   dispose(): void {
+    this.layered?.dispose();
     this.player.dispose();
     this.root.removeFromParent();
     this.root.clear();

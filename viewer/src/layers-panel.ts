@@ -21,8 +21,7 @@ export interface LayersPanelHost {
  * file (spec sequencer.md §7: track, weight, loops, fades, a mask by joint subtree, additive; the
  * job enqueued at the current time, so a job on a busy track cross-fades from now), the rule, a
  * table of the sequencer's jobs with their live state and blend weight, and exports of the blended
- * result and of the sequence file. Hidden for resources without a skeleton, and for glTF files
- * drawn as three.js reads them (their scene is posed clip by clip, `GltfView`).
+ * result and of the sequence file. Hidden for resources without a skeleton (MRTK recordings).
  */
 export class LayersPanel {
   private jobs: AnimJobInit[] = [];
@@ -42,7 +41,7 @@ export class LayersPanel {
 
   /**
    * A newly opened resource: its clips and joints in the form, no jobs; `playable`: whether the
-   * page can play layers of it (a skeleton drawn by the character view), else the panel is hidden.
+   * page can play layers of it (a skeleton, or a glTF scene), else the panel is hidden.
    */
   setResource(resource: AnimResource | null, playable = false): void {
     this.resource = resource;

@@ -112,7 +112,7 @@ async function open(files: NamedBytes[]): Promise<AnimResource> {
   renderFacts($<HTMLTableElement>('facts'), opened, files.length, core.simd ? 'SIMD' : 'scalar');
   const clips = $<HTMLSelectElement>('clips');
   clips.replaceChildren(...r.clips.map((c, i) => new Option(`${c.name} (${c.duration.toFixed(2)} s, ${c.curves.length} curves)`, String(i))));
-  layers.setResource(r, view instanceof CharacterView && r.skeleton !== null);
+  layers.setResource(r, !(view instanceof MrtkView) && r.skeleton !== null);
   show(r.clips[0]!, view);
   previous?.dispose(); // after its view (show disposed it)
   previousGltf?.source.resource.dispose();
@@ -157,7 +157,7 @@ function selectClip(index: number): void {
  */
 function createView(resource: AnimResource, clip: AnimClip, files: readonly NamedBytes[], gltf: LoadedGltf | null): View {
   if (resource.format === 'mrtk') return new MrtkView(core, clip);
-  if (gltf) return new GltfView(core, gltf, resource.clips.indexOf(clip));
+  if (gltf) return new GltfView(core, gltf, resource.clips.indexOf(clip), resource);
   const view = new CharacterView(core, resource, clip, resource.skeleton ?? looseSkeleton(clip), resource.format === 'meteor' ? meteorSkins(files) : []);
   // Meteor files keep their Z-up file space; turn them upright for three.js's Y-up.
   if (String(resource.info.space ?? '').includes('Z-up')) view.body.rotation.x = -Math.PI / 2;
@@ -220,7 +220,7 @@ function frame(object: THREE.Object3D, box = new THREE.Box3()): void {
  */
 function playLayers(file: SequenceFile | null): void {
   const view = state.view;
-  if (!(view instanceof CharacterView)) return;
+  if (!view || view instanceof MrtkView) return;
   view.setSequence(file);
   const sequencer = view.sequencer;
   if (!sequencer || !file) {
@@ -264,7 +264,7 @@ const layers = new LayersPanel({
   // the end of the last job (or to now, when a job plays forever); a glTF keeps its document.
   exportGlb: (file) => {
     const resource = state.resource!;
-    const sequencer = (state.view as CharacterView).sequencer!;
+    const sequencer = (state.view as CharacterView | GltfView).sequencer!;
     const end = sequencer.end();
     (async () => {
       const baked = bakeSequence(core, resource, file, { fps: 30, length: Number.isFinite(end) ? end : Math.max(state.time, 1 / 30) });
@@ -381,7 +381,7 @@ function step(now: number): void {
   state.view?.update(state.time);
   const sampling = state.stress ? state.stress.update(state.playing ? dt : 0) : performance.now() - start;
   state.samplingMs = 0.9 * state.samplingMs + 0.1 * sampling;
-  const sequencer = state.view instanceof CharacterView ? state.view.sequencer : null;
+  const sequencer = state.view && !(state.view instanceof MrtkView) ? state.view.sequencer : null;
   layers.showJobs(sequencer?.jobs() ?? []);
   if (clip) {
     $<HTMLInputElement>('scrub').value = String(length > 0 ? state.time / length : 0);
@@ -405,7 +405,7 @@ installTestHook({
   core,
   canvas,
   state,
-  sequencer: () => (state.view instanceof CharacterView ? state.view.sequencer : null),
+  sequencer: () => (state.view && !(state.view instanceof MrtkView) ? state.view.sequencer : null),
   layers: () => layers.file(),
   open: async (urls) => open(await fetchFiles(urls)),
   setPlaying,
