@@ -48,7 +48,8 @@ function outputs(out: string): Map<string, Buffer> {
 
 const inputLines = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).filter((l) => 'input' in l) as ReportLine[];
 
-describe('README "At scale" recipes', () => {
+// Each test runs the CLI several times over the examples: more than the default minute on a loaded machine.
+describe('README "At scale" recipes', { timeout: 180_000 }, () => {
   const { dir, env } = workFolder();
   let expected: Map<string, Buffer>;
 
