@@ -39,9 +39,11 @@ for (const suite of suites) {
   // A suite that is slow to set up names its cases (`suite.cases`), so `--only` can skip it whole.
   if (only !== null && suite.cases && !suite.cases.some((name) => name.startsWith(only))) continue;
   const suiteStarted = performance.now();
+  let ran = false;
   // A suite returns its cases (or a Promise of them, when it reads files first).
   for (const c of await suite({ cores, quick })) {
     if (only !== null && !c.name.startsWith(only)) continue;
+    ran = true;
     if (c.values) {
       // Measured, not timed (sizes): one exact value per contender.
       results[c.name] = Object.fromEntries(Object.entries(c.values).map(([k, v]) => [k, Math.round(v * 1000) / 1000]));
@@ -70,7 +72,10 @@ for (const suite of suites) {
       continue;
     }
     // Slow cases (a whole batch per run) set fewer `iterations` than tinybench's default.
-    const bench = new Bench({ name: c.name, time: quick ? 300 : 2000, warmupTime: quick ? 100 : 500, ...(c.iterations && { iterations: c.iterations, warmupIterations: 1 }) });
+    // A run lasts at least `time` ms and `iterations` runs (tinybench's default 64); --quick keeps
+    // slow contenders (the plain-TypeScript reference, whole-file batches) to a few runs.
+    const iterations = c.iterations ? (quick ? Math.min(2, c.iterations) : c.iterations) : quick ? 10 : 64;
+    const bench = new Bench({ name: c.name, time: quick ? 200 : 2000, warmupTime: quick ? 50 : 500, iterations, ...((quick || c.iterations) && { warmupIterations: c.iterations ? 1 : 2 }) });
     for (const [name, fn] of Object.entries(c.contenders)) bench.add(name, fn);
     await bench.run();
     results[c.name] = {};
@@ -99,6 +104,7 @@ for (const suite of suites) {
     console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, Node ${process.version})`);
     console.table(rows);
   }
+  if (!ran) continue;
   seconds[suite.name] = Math.round((performance.now() - suiteStarted) / 100) / 10;
   console.log(`(${suite.name}: ${seconds[suite.name]} s)`);
 }

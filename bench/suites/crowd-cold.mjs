@@ -12,6 +12,8 @@ import { makeRigClip } from '../clips.mjs';
 const JOINTS = 64;
 const KEYS = 300;
 const INSTANCES = 500;
+// --quick: 100 instances and clips (92 MB of keys, still well beyond the 32 MiB L3), so building the crowd stays short.
+const QUICK_INSTANCES = 100;
 const FRAME = 1 / 60;
 const FLUSH_BYTES = 96 * 2 ** 20;
 
@@ -32,7 +34,7 @@ function makeFlush() {
  * given (outside the timing). Returns per contender the median in joint samples/s and the spread
  * (median absolute deviation of the per-sample time as a share of the median).
  */
-function interleaved(contenders, { rounds, frames, flush }) {
+function interleaved(contenders, { instances, rounds, frames, flush }) {
   const times = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
   for (const fn of Object.values(contenders)) for (let i = 0; i < 3; i++) fn(); // warm-up
   for (let r = 0; r < rounds; r++) {
@@ -47,7 +49,7 @@ function interleaved(contenders, { rounds, frames, flush }) {
   return Object.fromEntries(
     Object.entries(times).map(([name, ms]) => {
       const m = median(ms);
-      return [name, { median: (JOINTS * INSTANCES * 1000) / m, spread: median(ms.map((t) => Math.abs(t - m))) / m, runs: ms.length }];
+      return [name, { median: (JOINTS * instances * 1000) / m, spread: median(ms.map((t) => Math.abs(t - m))) / m, runs: ms.length }];
     }),
   );
 }
@@ -59,8 +61,9 @@ function interleaved(contenders, { rounds, frames, flush }) {
 export default async function crowdCold({ quick }) {
   const float = await AnimCore.create({ build: 'simd' });
   const quantized = await AnimCore.create({ build: 'simd' });
+  const instances = quick ? QUICK_INSTANCES : INSTANCES;
   const crowd = [];
-  for (let i = 0; i < INSTANCES; i++) {
+  for (let i = 0; i < instances; i++) {
     const clip = makeRigClip({ joints: JOINTS, keyCount: KEYS, seed: 1000 + i, name: `crowd${i}` });
     const resource = new AnimResource({ format: 'bench', clips: [clip] });
     float.load(resource);
@@ -71,15 +74,15 @@ export default async function crowdCold({ quick }) {
     let frame = 0;
     return () => {
       const t0 = frame++ * FRAME;
-      for (let i = 0; i < INSTANCES; i++) core.sampler.sample(crowd[i].clip, t0 + i * 0.0137, crowd[i][key]);
+      for (let i = 0; i < instances; i++) core.sampler.sample(crowd[i].clip, t0 + i * 0.0137, crowd[i][key]);
     };
   };
   const contenders = { 'animcore-simd': frameOf(float, 'float'), 'animcore-simd-quantized': frameOf(quantized, 'quantized') };
   const flush = makeFlush();
-  const where = `Node ${process.version}, contenders interleaved`;
+  const where = `Node ${process.version}, contenders interleaved, ${instances} instances`;
   return [
-    { name: 'crowd-cold', unit: 'joint samples/s', where, measure: async () => interleaved(contenders, { rounds: quick ? 40 : 300, frames: 1, flush }) },
-    { name: 'crowd-cold-steady', unit: 'joint samples/s', where, measure: async () => interleaved(contenders, { rounds: quick ? 40 : 300, frames: 4 }) },
+    { name: 'crowd-cold', unit: 'joint samples/s', where, measure: async () => interleaved(contenders, { instances, rounds: quick ? 40 : 300, frames: 1, flush }) },
+    { name: 'crowd-cold-steady', unit: 'joint samples/s', where, measure: async () => interleaved(contenders, { instances, rounds: quick ? 40 : 300, frames: 4 }) },
   ];
 }
 crowdCold.cases = ['crowd-cold', 'crowd-cold-steady'];
