@@ -314,6 +314,8 @@ describe.skipIf(!enabled)('the viewer, driven through its UI', () => {
       (e as HTMLInputElement).value = String(f);
       e.dispatchEvent(new Event('input'));
     }, fraction);
+    /** Waits for the frame that shows the layers at `seconds` (the table is written on that frame too). */
+    const shown = (seconds: number) => page.waitForFunction((t) => document.getElementById('time')!.textContent === `layers ${t.toFixed(3)} s / 10.000 s`, seconds);
     /** The jobs table, once it shows `rows` rows: clip, track, mode, state, weight. */
     const table = async (rows: number) => {
       await page.waitForFunction((n) => document.querySelectorAll('#layer-jobs tr').length === n + 1, rows);
@@ -343,6 +345,7 @@ describe.skipIf(!enabled)('the viewer, driven through its UI', () => {
       // Charge on the same track at 1 s: walk fades out from now while charge fades in.
       await addLayer({ clip: 'charge', fadeIn: '0.4' });
       await scrub(0.12);
+      await shown(1.2);
       expect(await table(2)).toEqual([
         ['walk', '0', 'normal', 'stopping', '0.500'],
         ['charge', '0', 'normal', 'active', '0.500'],
@@ -351,6 +354,7 @@ describe.skipIf(!enabled)('the viewer, driven through its UI', () => {
       await addLayer({ clip: 'taunt', track: '1', fadeIn: '0.2', loops: '1', mask: 'Chest' });
       await addLayer({ clip: 'walk', track: '2', weight: '0.5', additive: true });
       await scrub(0.13);
+      await shown(1.3);
       expect(await table(4)).toEqual([
         ['walk', '0', 'normal', 'stopping', '0.250'],
         ['charge', '0', 'normal', 'active', '0.750'],
