@@ -3,6 +3,7 @@
 // folder per failing input; kept counterexamples live in test/fuzz/regressions/ in the same form.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FuzzInput } from './input.js';
 import type { Outcome } from './pipeline.js';
 
@@ -20,6 +21,14 @@ interface SavedInput {
   stack?: string;
 }
 
+/** The repository's folder, with a trailing separator, as a stack names it. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** `stack` with the repository's folder left out of its paths (a kept counterexample names no machine's folders). */
+function relativeStack(stack: string): string {
+  return stack.replaceAll(`file://${ROOT}`, '').replaceAll(ROOT, '');
+}
+
 export function saveInput(dir: string, input: FuzzInput, seed: number, index: number, outcome?: Outcome): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, input.main.name), input.main.bytes);
@@ -35,7 +44,7 @@ export function saveInput(dir: string, input: FuzzInput, seed: number, index: nu
     main: input.main.name,
     companions: Object.fromEntries(Object.entries(input.companions).map(([role, f]) => [role, f.name])),
     ...(outcome && { outcome: summary as Omit<Outcome, 'stack'> }),
-    ...(stack !== undefined && { stack }),
+    ...(stack !== undefined && { stack: relativeStack(stack) }),
   };
   writeFileSync(join(dir, 'input.json'), JSON.stringify(saved, null, 2) + '\n');
 }
