@@ -17,7 +17,7 @@ export function linePerFile(verbosity: Verbosity, json: boolean): boolean {
 
 /** One line for a file: `ok <input> -> <outputs> (…)`, `unchanged <input>`, `skipped <input>: <reason>` or `FAILED <input>: <name>: <reason>`. */
 export function resultLine(r: ConvertResult): string {
-  if (r.status === 'converted') return `ok ${r.input} -> ${r.outputs.map((o) => o.path).join(', ')} (${r.clips} clips, ${r.keysOut} keys)`;
+  if (r.status === 'converted') return `ok ${r.input} -> ${r.outputs.map((o) => o.path).join(', ')} (${r.clips} clips, ${r.keysOut} keys written)`;
   if (r.status === 'unchanged') return `unchanged ${r.input} -> ${r.outputs.map((o) => o.path).join(', ')}`;
   if (r.status === 'skipped') return `skipped ${r.input}: ${r.reason}`;
   return `FAILED ${r.input}: ${r.errorName}: ${r.reason}`;

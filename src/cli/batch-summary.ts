@@ -90,11 +90,11 @@ export function summaryText(s: BatchSummary, listed: boolean): string {
     ...(s.shard !== undefined ? [`shard: ${s.shard}`] : []),
     `files: ${counts.join(', ')}${s.ignored > 0 ? `; ${s.ignored} companion or other files in the folders not converted on their own (--verbose or --report lists them)` : ''}`,
     `clips: ${s.clips}`,
-    `keys: ${s.keysIn} in, ${s.keysOut} out`,
+    `keys: ${s.keysIn} read from the sources, ${s.keysOut} written`,
     `bytes: ${prettyBytes(s.bytesIn)} in, ${prettyBytes(s.bytesOut)} out`,
     `seconds: ${s.seconds.toFixed(2)}`,
   ];
-  lines.push(...reductionText(s.reductions));
+  lines.push(...reductionText(s.reductions, s.keysOut));
   for (const n of s.notes) lines.push(`note: ${n.input}: ${n.note}`);
   if (!listed) {
     for (const f of s.failures) lines.push(`failed: ${f.input}: ${f.reason}`);
@@ -113,15 +113,17 @@ function errorText(e: ClipReductionLine['maxError']): string {
 }
 
 /**
- * The keyframe reduction lines of the summary: keys in and out, and per clip its keys and largest
- * errors — every clip up to `REDUCTION_LINES`, else the totals and the clip with the largest
+ * The keyframe reduction lines of the summary: keys baked at the output rate and kept, how many of
+ * the kept were written (`written`, the batch's keys out), and per clip its keys and largest errors — every clip up to `REDUCTION_LINES`, else the totals and the clip with the largest
  * error of each kind.
  */
-function reductionText(reductions: readonly ClipReductionLine[]): string[] {
+function reductionText(reductions: readonly ClipReductionLine[], written: number): string[] {
   if (reductions.length === 0) return [];
   const keysIn = reductions.reduce((n, r) => n + r.keysIn, 0);
   const keysOut = reductions.reduce((n, r) => n + r.keysOut, 0);
   const lines = [`reduction: ${keysOut} of ${keysIn} baked keys kept (${short((100 * keysOut) / Math.max(1, keysIn))}%) in ${reductions.length} clips`];
+  // Baked keys are counted per curve before the writer leaves out what glTF does not need.
+  if (written < keysOut) lines.push(`  (${written} written: curves that stay at their rest pose or drive no glTF node property are left out)`);
   const clip = (r: ClipReductionLine) => `${r.input} "${r.clip}"`;
   if (reductions.length <= REDUCTION_LINES) {
     for (const r of reductions) lines.push(`  ${clip(r)}: ${r.keysIn} -> ${r.keysOut} keys, largest error ${errorText(r.maxError)}`);

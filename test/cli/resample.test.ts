@@ -40,7 +40,7 @@ describe('animcore resample (built binary)', () => {
     }
     expect(run1.stdout).toMatch(/^files: (\d+) of \1 converted, 0 failed/m);
     expect(run1.stdout).toMatch(/^clips: \d+$/m);
-    expect(run1.stdout).toMatch(/^keys: \d+ in, \d+ out$/m);
+    expect(run1.stdout).toMatch(/^keys: \d+ read from the sources, \d+ written$/m);
     expect(run1.stdout).toMatch(/^bytes: [\d.]+ k?M?B in, [\d.]+ k?M?B out$/m);
     expect(run1.stdout).toMatch(/^seconds: [\d.]+$/m);
     const doc = await new NodeIO().read(join(out1, 'nebula', 'wave.glb'));

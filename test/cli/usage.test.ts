@@ -168,7 +168,7 @@ describe('resample output modes', () => {
     expect(quiet.status).toBe(0);
     expect(quiet.stdout + quiet.stderr).toBe('');
     const verbose = run('resample', WAVE, '--fps', '30', '--out', tmp(), '--verbose');
-    expect(verbose.stdout).toMatch(/^ok .*wave\.nax3 -> .*wave\.glb \(1 clips, \d+ keys\)$/m);
+    expect(verbose.stdout).toMatch(/^ok .*wave\.nax3 -> .*wave\.glb \(1 clips, \d+ keys written\)$/m);
     expect(verbose.stdout).toMatch(/^bytes: [\d.]+ kB in, [\d.]+ kB out$/m);
     expect(run('resample', WAVE, '--fps', '30', '--out', out, '--quiet', '--verbose').status).toBe(2);
   });
