@@ -6,7 +6,7 @@ import { version } from '../../package.json';
 import { AnimCore } from '../core/index.js';
 import { UsageError } from '../errors.js';
 import { EXPORT_UPS, type ExportUp } from '../export/axis-conversion.js';
-import { DEFAULT_KEY_TOLERANCE, type ToleranceOption } from '../export/reduce-clip.js';
+import { DEFAULT_KEY_TOLERANCE, keyTolerance, type ToleranceOption } from '../export/reduce-clip.js';
 import { expandInputs } from './batch-inputs.js';
 import { type BatchProgress, batchProgress, linePerFile, type Verbosity } from './batch-progress.js';
 import { type BatchReport, type ConversionOptions, conversionOptions, openReport, readResume } from './batch-report.js';
@@ -236,7 +236,8 @@ async function batchJobs(paths: readonly string[], options: ResampleCommandOptio
   const mine = (key: string) => options.shard === undefined || shardOf(key, options.shard.count) === options.shard.index;
   // The sequence counts by its content (and length), so --resume redoes inputs when the file changes.
   const sequence = options.sequence && { sha256: sha256(new TextEncoder().encode(options.sequence.text)), length: options.sequence.length };
-  const conversion = conversionOptions(version, { ...options, sequence }, RUN_ONLY);
+  // The tolerances in effect, so that a tolerance given at its default value resumes like the default.
+  const conversion = conversionOptions(version, { ...options, tolerance: keyTolerance(options.tolerance) ?? 0, sequence }, RUN_ONLY);
   const earlier = options.resume === undefined ? new Map<string, EarlierConversion>() : readResume(options.resume, conversion);
   const recorded = readOutputLog(resolve(options.out));
   const jobs = inputs.flatMap((input, i): ConvertJob[] => {

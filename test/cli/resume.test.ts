@@ -154,4 +154,13 @@ describe('--resume redoes what changed', () => {
     expect(again.stdout).toMatch(/^files: 0 of 27 converted, 1 failed, 26 unchanged \(--resume\)/m);
     expect(outputs(out)).toEqual(outputs(fresh));
   });
+
+  it('the default tolerances given explicitly are the same options: every input resumes as unchanged', () => {
+    const input = inputs();
+    const out = join(tmp('resume-defaults'), 'out');
+    const report = join(out, '..', 'report.jsonl');
+    animcore(resample(input, out, report));
+    const again = animcore([...resample(input, out, report, '--resume', report), '--tolerance', '0.0001', '--angle-tolerance', '0.1']);
+    expect(again.stdout).toMatch(/^files: 0 of 27 converted, 1 failed, 26 unchanged \(--resume\)/m);
+  });
 });
