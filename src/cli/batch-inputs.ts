@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { UsageError } from '../errors.js';
 import { companionByName, fileName } from '../formats/companions.js';
@@ -132,7 +132,7 @@ export async function expandInputs(paths: readonly string[], maxInputBytes: numb
     return { root, dir, entries, folders, members };
   };
   /** Classifies a listed folder and its sub-folders in name order (second pass); returns how many inputs they gave. */
-  const classify = (folder: WalkedFolder, named: ReadonlyMap<string, string>): number => {
+  const classify = (folder: WalkedFolder, named: ReadonlyMap<string, NamedFile>): number => {
     const { root, dir } = folder;
     const before = inputs.length;
     const kinds = classifyFolder(folder.members, companions, named);
@@ -200,7 +200,7 @@ interface FileKind {
  *   them as a companion by name (a broken `x.anim.aaf` beside `x.scene.aaf` fails its scene);
  * - skipped `companion`: a file a walked document names in its content, in any folder (`named`,
  *   from `namedFiles`: a `.gltf`'s `.bin` buffers and images — even a buffer MRTK's detection would
- *   take for a recording), a file an input takes by name (`companionByName`), or a file of a
+ *   take for a recording; `x.bin` beside an `x.gltf` whose JSON does not parse), a file an input takes by name (`companionByName`), or a file of a
  *   companion kind (`companionRoleOfName`: `.n2`, `.bnc` …) when an input of the folder finds none
  *   of its name for that role and pairs it by content when it opens (its notes say which file);
  * - skipped `unused-companion`: a file of a companion kind that no input of the folder takes;
@@ -208,7 +208,7 @@ interface FileKind {
  * Roles given with options (`given`) are filled for every input, so no file of the folder fills
  * them, and a detected file that `planSet` took for a companion of that role is an input itself.
  */
-function classifyFolder(members: readonly SetMember[], given: Readonly<Record<string, string>>, named: ReadonlyMap<string, string>): Map<string, FileKind> {
+function classifyFolder(members: readonly SetMember[], given: Readonly<Record<string, string>>, named: ReadonlyMap<string, NamedFile>): Map<string, FileKind> {
   const kinds = new Map<string, FileKind>();
   const namer = (m: SetMember) => named.get(resolve(m.name).toLowerCase());
   const names = members.map((m) => fileName(m.name));
@@ -226,7 +226,7 @@ function classifyFolder(members: readonly SetMember[], given: Readonly<Record<st
   // A file a document names is that document's, whatever its own content says (an MRTK-like glTF buffer).
   for (const m of members) {
     const by = namer(m);
-    if (by !== undefined) kinds.set(m.name, { skip: { code: 'companion', reason: `companion of ${relative(dirname(resolve(m.name)), by)} (a file it names)` } });
+    if (by !== undefined) kinds.set(m.name, { skip: { code: 'companion', reason: `companion of ${relative(dirname(resolve(m.name)), by.document)} (${by.how})` } });
   }
   const plan = planSet(members.filter((m) => !kinds.has(m.name)));
   for (const m of plan.mains) {
@@ -268,21 +268,33 @@ interface WalkedFolder {
  * (names beside a document are matched case-insensitively), each with the first document that
  * names it (absolute).
  */
-function namedFiles(folders: readonly WalkedFolder[]): Map<string, string> {
-  const named = new Map<string, string>();
+function namedFiles(folders: readonly WalkedFolder[]): Map<string, NamedFile> {
+  const named = new Map<string, NamedFile>();
   const visit = (folder: WalkedFolder) => {
     for (const m of folder.members) {
       const document = resolve(m.name);
+      const name = (path: string, how: string) => {
+        if (path !== document.toLowerCase() && !named.has(path)) named.set(path, { document, how });
+      };
       for (const ref of (m.detection && m.detection.handler.references?.(m.detection.detected.parsed)) ?? []) {
-        if (isAbsolute(ref)) continue;
-        const path = resolve(dirname(document), ref).toLowerCase();
-        if (path !== document.toLowerCase() && !named.has(path)) named.set(path, document);
+        if (!isAbsolute(ref)) name(resolve(dirname(document), ref).toLowerCase(), 'a file it names');
+      }
+      // A .gltf whose JSON does not parse names nothing; its buffer by the exporters' naming is still
+      // its own (x.gltf + x.bin), not a recording to convert (an MRTK .bin) beside it.
+      if ((m.detection?.detected.parsed ?? null) === null && extname(m.name).toLowerCase() === '.gltf') {
+        name(resolve(dirname(document), `${basename(m.name, extname(m.name))}.bin`).toLowerCase(), 'its buffer by name; the .gltf does not parse');
       }
     }
     for (const sub of folder.folders.values()) if (sub) visit(sub);
   };
   for (const f of folders) visit(f);
   return named;
+}
+
+/** A file a walked document takes for its own: the document's path, and how it takes it (for the skip reason). */
+interface NamedFile {
+  document: string;
+  how: string;
 }
 
 /** The folders of a glob pattern before its first segment with glob characters. */

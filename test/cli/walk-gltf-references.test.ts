@@ -92,6 +92,20 @@ describe.skipIf(!haveFixtures('gltf'))("a .gltf's buffers and images in a folder
     expect([...tree(out).keys()].filter((p) => !p.startsWith('.')).sort()).toEqual(['scene/AnimatedMorphCube.glb', 'scene/cube.glb', 'scene/take.glb']);
   });
 
+  it('a .gltf whose JSON does not parse fails alone: its buffer by name (x.bin) is its companion, not an MRTK recording that fails too', () => {
+    const dir = tmp('gltf-broken');
+    const text = readFileSync(fixturePath('gltf', `${CUBE}.gltf`), 'utf8');
+    writeFileSync(join(dir, 'AnimatedMorphCube.gltf'), text.slice(0, 300));
+    copyFileSync(fixturePath('gltf', `${CUBE}.bin`), join(dir, 'AnimatedMorphCube.bin'));
+    copyFileSync(HAND, join(dir, 'take.bin'));
+    const out = tmp('gltf-broken-out');
+    const r = animcore(['resample', dir, '--fps', '30', '--out', out, '--verbose']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^files: 1 of 2 converted, 1 failed; 1 companion or other files/m);
+    expect(r.stdout + r.stderr).toMatch(/FAILED .*AnimatedMorphCube\.gltf: FormatError: gltf: the glTF JSON does not parse/);
+    expect(r.stdout + r.stderr).not.toMatch(/FAILED .*AnimatedMorphCube\.bin/);
+  });
+
   it('--to gltf writes only a .gltf and a .bin per input, the images inside the .bin: sources sharing an image, or naming one in another folder, collide nowhere', () => {
     const dir = folder();
     writeFileSync(join(dir, 'scene', 'cube2.gltf'), readFileSync(join(dir, 'scene', 'AnimatedMorphCube.gltf'))); // names tex.png too
