@@ -45,7 +45,7 @@ describe('--report', () => {
       expect(l.clips).toBeGreaterThan(0);
       expect(l.keysOut).toBeGreaterThan(0);
       expect(l.ms).toBeGreaterThan(0);
-      expect(l.options).toEqual({ animcore: expect.any(String), companions: {}, fps: 30, scale: 1, to: 'gltf', tolerance: {}, up: 'y' });
+      expect(l.options).toEqual({ animcore: expect.any(String), companions: {}, fps: 30, scale: 1, to: 'gltf', tolerance: { other: 1e-4, rotation: Math.PI / 1800, scale: 1e-4, translation: 1e-4 }, up: 'y' }); // the tolerances in effect
       expect(l.reductions.map((r) => r.clip)).toHaveLength(l.clips);
     }
     expect(by.get('nebula/broken.nax3')).toMatchObject({ status: 'failed', reason: { error: 'FormatError', code: 'truncated', message: expect.stringMatching(/^nax3: .*\(at byte \d+\)$/) }, outputs: [] });
