@@ -3,6 +3,16 @@
 // into model-space 4×4 matrices, column-major (WebGL/glTF), 16 f32 per joint. Joints are visited
 // in the job's order (every parent before its children), so one pass suffices. The job block is
 // laid out by the host (assembly/layout.ts, LTM_*).
+//
+// Overflow rule (issue 13): a model matrix is the float32 rounding of the exact T·R·S product, so
+// an entry is ±Inf only where the exact value is beyond float32 (or the parent's matrix already
+// was), never because an intermediate overflowed. The float32 path can overflow where the result
+// fits: a non-unit rotation's 2·x²·s (slerp and raw samples are not renormalised, and file values
+// reach ±1e38), or a product's term that a later term cancels. Such a joint comes out ±Inf or NaN
+// (an overflow never turns finite again: no division, no comparison), so a joint whose matrix is
+// not finite is composed again in f64 from the same inputs (its parent's float32 matrix), where
+// no product of float32 values overflows. Real poses never take that path. Twin:
+// `referenceLocalToModel` (f64 throughout).
 import { LTM_BINDINGS, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND } from './layout';
 
 /**
@@ -39,8 +49,84 @@ export function localToModel(p: usize, samples: usize, counts: usize, out: usize
     const m = out + (i << 6);
     localMatrix(t, q, s, m);
     const parent = load<i32>(parents + (i << 2));
-    if (parent >= 0) multiplyInPlace(out + (<usize>parent << 6), m);
+    const a: usize = parent >= 0 ? out + (<usize>parent << 6) : 0;
+    if (a != 0) multiplyInPlace(a, m);
+    if (nonFinite(m)) {
+      localMatrixWide(t, q, s);
+      productWide(a, m);
+    }
   }
+}
+
+/** One joint's local matrix in f64 on the wide path (16 f64, column-major). */
+const WIDE = memory.data(16 * 8, 16);
+
+/** Whether any of the 16 f32 at `m` is ±Inf or NaN (x − x is 0 for finite x, NaN otherwise). */
+// @ts-ignore: decorator
+@inline
+export function nonFinite(m: usize): bool {
+  if (ASC_FEATURE_SIMD) {
+    const c0 = v128.load(m), c1 = v128.load(m, 16), c2 = v128.load(m, 32), c3 = v128.load(m, 48);
+    const d = f32x4.add(f32x4.add(f32x4.sub(c0, c0), f32x4.sub(c1, c1)), f32x4.add(f32x4.sub(c2, c2), f32x4.sub(c3, c3)));
+    return v128.any_true(f32x4.ne(d, d));
+  } else {
+    let d: f32 = 0;
+    for (let o: usize = 0; o < 64; o += 4) {
+      const v = load<f32>(m + o);
+      d += v - v;
+    }
+    return d != d;
+  }
+}
+
+/** `localMatrix` in f64 into WIDE (the reference's order of operations). */
+function localMatrixWide(t: usize, q: usize, s: usize): void {
+  const x = <f64>load<f32>(q), y = <f64>load<f32>(q, 4), z = <f64>load<f32>(q, 8), w = <f64>load<f32>(q, 12);
+  const sx = <f64>load<f32>(s), sy = <f64>load<f32>(s, 4), sz = <f64>load<f32>(s, 8);
+  store<f64>(WIDE, (1 - 2 * (y * y + z * z)) * sx, 0);
+  store<f64>(WIDE, 2 * (x * y + w * z) * sx, 8);
+  store<f64>(WIDE, 2 * (x * z - w * y) * sx, 16);
+  store<f64>(WIDE, 0, 24);
+  store<f64>(WIDE, 2 * (x * y - w * z) * sy, 32);
+  store<f64>(WIDE, (1 - 2 * (x * x + z * z)) * sy, 40);
+  store<f64>(WIDE, 2 * (y * z + w * x) * sy, 48);
+  store<f64>(WIDE, 0, 56);
+  store<f64>(WIDE, 2 * (x * z + w * y) * sz, 64);
+  store<f64>(WIDE, 2 * (y * z - w * x) * sz, 72);
+  store<f64>(WIDE, (1 - 2 * (x * x + y * y)) * sz, 80);
+  store<f64>(WIDE, 0, 88);
+  store<f64>(WIDE, <f64>load<f32>(t), 96);
+  store<f64>(WIDE, <f64>load<f32>(t, 4), 104);
+  store<f64>(WIDE, <f64>load<f32>(t, 8), 112);
+  store<f64>(WIDE, 1, 120);
+}
+
+/** m = a · WIDE (m = WIDE when `a` is 0), summed in f64 and rounded to f32 once per entry. */
+function productWide(a: usize, m: usize): void {
+  if (a == 0) {
+    for (let e: usize = 0; e < 16; e++) store<f32>(m + (e << 2), <f32>load<f64>(WIDE + (e << 3)));
+    return;
+  }
+  for (let c: usize = 0; c < 16; c += 4) {
+    const col = WIDE + (c << 3);
+    const b0 = load<f64>(col), b1 = load<f64>(col, 8), b2 = load<f64>(col, 16), b3 = load<f64>(col, 24);
+    for (let row: usize = 0; row < 4; row++) {
+      const r = a + (row << 2);
+      store<f32>(
+        m + ((c + row) << 2),
+        <f32>(<f64>load<f32>(r) * b0 + <f64>load<f32>(r, 16) * b1 + <f64>load<f32>(r, 32) * b2 + <f64>load<f32>(r, 48) * b3),
+      );
+    }
+  }
+}
+
+/**
+ * m = a · b for column-major float32 4×4 matrices, summed in f64 (the wide path of a skinning
+ * matrix, model · inverse bind, whose float32 product overflowed; see the overflow rule above).
+ */
+export function multiplyWide(a: usize, b: usize, m: usize): void {
+  for (let e: usize = 0; e < 16; e++) store<f64>(WIDE + (e << 3), <f64>load<f32>(b + (e << 2)));
+  productWide(a, m);
 }
 
 /** Column-major T·R·S from translation `t` (xyz), quaternion `q` (xyzw) and scale `s` (xyz). */

@@ -5,7 +5,9 @@ import { UsageError } from '../errors.js';
  * Plain-TypeScript twin of the core's `localToModel` (assembly/local-to-model.ts), in float64:
  * per joint the local T·R·S from the bound curves' samples (rest pose where a joint property has
  * no curve or its sample count is 0), composed down the hierarchy (joints visited parents first,
- * `skeleton.order`) into model-space 4×4 matrices, column-major.
+ * `skeleton.order`) into model-space 4×4 matrices, column-major. Every intermediate is a float64,
+ * so an entry written to a float32 `out` is ±Inf only where the exact value is beyond float32: the
+ * kernel's overflow rule (assembly/local-to-model.ts), which the fuzz oracle checks against this.
  * @param samples float4 per curve of the binding's clip (`4 × binding.curveCount` floats)
  * @param out `16 × skeleton.size` floats, written
  * @throws UsageError when `samples` or `out` is too small

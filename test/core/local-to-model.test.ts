@@ -136,6 +136,60 @@ describe.each(BUILDS)('localToModel, %s build', (build) => {
     );
   });
 
+  // Issue 13, fuzz seed 2246009700 #76183: slerp and raw samples are not renormalised, so a
+  // rotation of |q| ≈ 1e19 reaches the local matrix, whose 2·x²·s overflows float32 although the
+  // parent's scale brings the model matrix back within range.
+  it('computes a model matrix that fits float32 whatever its intermediates (non-unit rotation under a scaled parent)', () => {
+    const skeleton = new Skeleton([
+      { name: 'a', parent: -1, rest: { translation: [1, 2, 3], rotation: [0, 0, 0, 1], scale: [0.5, 0.25, 0.5] } },
+      { name: 'b', parent: 0, rest: { translation: [0, 0, 0], rotation: [1.2e19, 0.5, 0, 1], scale: [2, 2, 2] } },
+    ]);
+    const binding = bindJoints([], skeleton);
+    const buf = new AnimSampleBuffer(core, []);
+    const out = new Float32Array(32);
+    localToModel(core, buf, binding, out);
+    buf.dispose();
+    const ref = new Float64Array(32);
+    referenceLocalToModel({ samples: new Float32Array(0), counts: new Uint8Array(0) }, binding, ref as unknown as Float32Array);
+    expect(Math.max(...ref.map(Math.abs))).toBeGreaterThan(1e38); // within float32, near its end
+    expect(Math.max(...ref.map(Math.abs))).toBeLessThan(3.4e38);
+    for (let i = 0; i < 32; i++) expect(Math.abs(out[i]! - ref[i]!)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(ref[i]!)));
+  });
+
+  it('is non-finite only where the float64 reference is beyond float32, on poses of extreme values', () => {
+    const big = (limit: number, small: number) => fc.oneof(f(-small, small), f(-Math.fround(limit), Math.fround(limit)));
+    const extremePose = fc.integer({ min: 1, max: 6 }).chain((n) =>
+      fc.tuple(
+        ...Array.from({ length: n }, (_, i) =>
+          fc.record({
+            parent: fc.integer({ min: -1, max: i - 1 }),
+            translation: fc.tuple(big(1e38, 3), big(1e38, 3), big(1e38, 3)),
+            rotation: fc.tuple(big(2e19, 1), big(2e19, 1), big(2e19, 1), big(2e19, 1)),
+            scale: fc.tuple(big(1e20, 2), big(1e20, 2), big(1e20, 2)),
+          }),
+        ),
+      ),
+    );
+    let representable = 0;
+    fc.assert(
+      fc.property(extremePose, (joints) => {
+        const skeleton = new Skeleton(joints.map((j, i) => ({ name: `j${i}`, parent: j.parent, rest: j })));
+        const binding = bindJoints([], skeleton);
+        const buf = new AnimSampleBuffer(core, []);
+        const out = new Float32Array(16 * skeleton.size);
+        localToModel(core, buf, binding, out);
+        buf.dispose();
+        const ref = new Float64Array(16 * skeleton.size);
+        referenceLocalToModel({ samples: new Float32Array(0), counts: new Uint8Array(0) }, binding, ref as unknown as Float32Array);
+        if (!ref.every((v) => Math.abs(v) <= 3.4028234663852886e38)) return;
+        representable++;
+        expect(out.every(Number.isFinite)).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+    expect(representable).toBeGreaterThan(100);
+  });
+
   it('rejects buffers of another clip, short outputs and disposed jobs', () => {
     const skeleton = new Skeleton([{ name: 'a', parent: -1, rest: { translation: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] } }]);
     const binding = bindJoints([], skeleton);

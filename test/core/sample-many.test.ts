@@ -145,6 +145,28 @@ describe.each(BUILDS)('SampleManyJob, %s build, equals referenceSampleMany', (bu
     resource.dispose();
   });
 
+  // The overflow rule of assembly/local-to-model.ts for skinning matrices: model · inverse bind
+  // fits float32 (3.24e38) although a term of its float32 product (2.12e19 · 2e19) does not.
+  it('computes a skinning matrix that fits float32 whatever its intermediates', () => {
+    const half = Math.PI / 8; // 45° about z
+    const skeleton = new Skeleton([{ name: 'a', parent: -1, rest: { translation: [-1e38, -1e38, 0], rotation: [0, 0, Math.sin(half), Math.cos(half)], scale: [3e19, 3e19, 1] } }]);
+    const clip = new AnimClip({ name: 'idle', curves: [{ curveType: 'float', active: true, target: { joint: 'x', property: 'float' }, keys: staticKeys(0, 0, 0, 0) }] });
+    const resource = new AnimResource({ format: 'test', clips: [clip] });
+    core.load(resource);
+    const inverseBind = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 2e19, 0, 0, 1];
+    const job = new SampleManyJob(core, { clip, instances: 1, output: 'skinning', skeleton, inverseBindMatrices: inverseBind });
+    try {
+      job.run([0]);
+      const ref = { samples: new Float32Array(4), counts: new Uint8Array(1), matrices: new Float32Array(16) };
+      referenceSampleMany(clip, [0], ref, { binding: bindJoints(clip.curves, skeleton), inverseBindMatrices: inverseBind });
+      expect(ref.matrices[12]).toBeGreaterThan(3e38);
+      ref.matrices.forEach((v, i) => expect(Math.abs(job.matrices[i]! - v)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(v))));
+    } finally {
+      job.dispose();
+      resource.dispose();
+    }
+  });
+
   it('refuses misuse', () => {
     const clip = fc.sample(arbitraryUniformClip, { numRuns: 1, seed: 3 })[0]!;
     const resource = new AnimResource({ format: 'test', clips: [clip] });
