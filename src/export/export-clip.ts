@@ -1,21 +1,62 @@
-import type { AnimClip } from '../anim/index.js';
-import { type AnimCore, resample } from '../core/index.js';
+import type { AnimClip, AnimCurve } from '../anim/index.js';
+import { type AnimCore, resample, resampledKeyCount } from '../core/index.js';
+import { UsageError } from '../errors.js';
 import { type ClipReduction, keyTolerance, reduceClip, type ToleranceOption } from './reduce-clip.js';
 
 /** Keys per second for Unity-curve (MRTK) and cubic-spline clips exported without an explicit rate. */
 export const UNITY_EXPORT_FPS = 60;
 
 /**
+ * The keys (over its animated curves) an export bakes from one clip at most when no `fps` was
+ * asked for: 2^20 (16 MiB of float4 keys), or 64 times the clip's own keys where that is more.
+ * The bake's size is duration × `UNITY_EXPORT_FPS`, not what the file holds: a 1.5 KB glTF whose
+ * one cubic key sits at 18 h bakes 12 million keys (190 MiB, then 10 s of reduction) to write
+ * 1.4 KB (issue 13, fuzz seed 2246009700 #127554). A real clip's keys come at a frame rate near
+ * the bake's, so its bake stays a small multiple of the file; an explicit `fps` is the caller's
+ * choice, bounded only by `resample`'s MAX_OUTPUT_KEYS.
+ */
+function implicitBakeLimit(clip: AnimClip): number {
+  return Math.max(2 ** 20, 64 * clip.curves.reduce((n, c) => n + ownKeyCount(c, clip.keyCount), 0));
+}
+
+/** The keys a curve holds in its own encoding (`keyCount`: the clip's, for uniform keys). */
+function ownKeyCount(curve: AnimCurve, keyCount: number): number {
+  const keys = curve.keys;
+  switch (keys.encoding) {
+    case 'static':
+      return 1;
+    case 'uniform':
+      return keyCount;
+    case 'keyed':
+    case 'cubic':
+      return keys.times.length;
+    case 'unity':
+      return keys.lanes.reduce((n, lane) => n + lane.time.length, 0);
+  }
+}
+
+/**
  * The clip an exporter bakes for `clip`: with `fps`, the clip resampled to that uniform rate
  * (`resample`, keys at k / fps seconds); without, the clip itself — its own key times — except that
  * clips with Unity-curve or cubic keys, which the exporter's LINEAR/STEP samplers cannot express,
- * are resampled at `UNITY_EXPORT_FPS`.
+ * are resampled at `UNITY_EXPORT_FPS`, within `implicitBakeLimit` keys.
  * Rotations of Unity-curve clips are sampled corrected (hemisphere-aligned, normalised).
- * @throws UsageError for an `fps` that is not a finite number > 0
+ * @throws UsageError for an `fps` that is not a finite number > 0, or an implicit bake over
+ *   `implicitBakeLimit` (before anything is allocated; the message names the clip, its duration
+ *   and the keys, and says to pass `fps`)
  */
 export function exportClip(core: AnimCore, clip: AnimClip, fps?: number): AnimClip {
   const curved = clip.curves.some((c) => c.keys.encoding === 'unity' || c.keys.encoding === 'cubic');
   if (fps === undefined && !curved) return clip;
+  if (fps === undefined) {
+    const keys = resampledKeyCount(clip, UNITY_EXPORT_FPS) * clip.curves.filter((c) => c.keys.encoding !== 'static').length;
+    const limit = implicitBakeLimit(clip);
+    if (keys > limit) {
+      throw new UsageError(
+        `baking clip "${clip.name}" (${clip.duration} s of Unity-curve or cubic keys) at ${UNITY_EXPORT_FPS} fps makes ${keys} keys, over the ${limit} an export bakes unasked; pass fps to choose the rate`,
+      );
+    }
+  }
   return resample(core, clip, { fps: fps ?? UNITY_EXPORT_FPS, measureDeviation: false }).clip;
 }
 

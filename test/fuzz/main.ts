@@ -8,15 +8,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as lib from '../../src/index.js';
-import { type FailureKind, type Outcome, runInput } from './pipeline.js';
+import { allocationBound, type FailureKind, type Outcome, runInput } from './pipeline.js';
 import { loadInput, saveInput } from './saved-input.js';
 import { makeInput, TARGETS } from './targets.js';
 import type { WorkerData, WorkerReport } from './worker.js';
-
-/** The memory one input may cost: 64 MiB plus 64 times its bytes (pools, copies, wasm blocks, exports). */
-export function allocationBound(inputBytes: number): number {
-  return 64 * 2 ** 20 + 64 * inputBytes;
-}
 
 interface TargetStats {
   inputs: number;

@@ -43,6 +43,11 @@ export interface Outcome {
   modelOverflow?: boolean;
 }
 
+/** The memory one input may cost: 64 MiB plus 64 times its bytes (pools, copies, wasm blocks, exports). */
+export function allocationBound(inputBytes: number): number {
+  return 64 * 2 ** 20 + 64 * inputBytes;
+}
+
 /** The longest error message that still counts as one short line. */
 export const MAX_MESSAGE = 300;
 
