@@ -4,9 +4,10 @@
 // quaternion keys and ACL's rotation formats; the bit layout is ours), rotation slots in groups of
 // four stored field by field. A sample decodes keys k0 and k1 and interpolates as the uniform
 // sampler does: linear slots lerp the codes and scale once; rotations nlerp (over keys
-// sign-aligned at quantization) or slerp. The SIMD build decodes and nlerps a group of four as
-// structure of arrays (ozz's layout); otherwise rotations are decoded to float4s and blended by
-// quat.ts, so both encodings share one definition of the rotation blend.
+// sign-aligned at quantization) or slerp. The SIMD build decodes a group of four as structure of
+// arrays (ozz's layout) and nlerps it here or slerps it by quat.ts `slerp4`; otherwise rotations
+// are decoded to float4s and blended by quat.ts, so both encodings share one definition of the
+// rotation blend.
 import {
   CLIP_KEYS,
   CLIP_LINEAR_COUNT,
@@ -18,7 +19,7 @@ import {
   QUANT_RANGE_SIZE,
   QUANT_ROTATION_MAX,
 } from './layout';
-import { copy4, nlerpAligned, slerpShortest } from './quat';
+import { copy4, nlerpAligned, slerp4, slerpPrepare, slerpPrepared, slerpShortest, transposeStore } from './quat';
 import { pairK0, pairK1, pairW, uniformKeyPair } from './uniform-key';
 
 /** A smallest-three value v (0…QUANT_ROTATION_MAX) is v × ROT_SCALE − ROT_OFFSET, in f32. */
@@ -116,13 +117,13 @@ function decodeRotations4(a: usize, out: usize): void {
 
 /**
  * SIMD: nlerps four quaternions held as structure of arrays (`a`, `b` as `decodeRotations4`
- * writes them) by `w` and stores quaternion i at out + offset i (`outs`: four u32 output byte
- * offsets). Lane by lane the f32 operations of quat.ts `nlerpAligned` on in-range lengths, which
- * sign-aligned unit keys always have (|lerp| ≥ 1/√2).
+ * writes them) by `w` and stores quaternion i at `d0` … `d3`. Lane by lane the f32 operations
+ * of quat.ts `nlerpAligned` on in-range lengths, which sign-aligned unit keys always have
+ * (|lerp| ≥ 1/√2).
  */
 // @ts-ignore: decorator
 @inline
-function nlerp4(a: usize, b: usize, w: f32, out: usize, outs: usize): void {
+function nlerp4(a: usize, b: usize, w: f32, d0: usize, d1: usize, d2: usize, d3: usize): void {
   const vw = f32x4.splat(w);
   const ax = v128.load(a), ay = v128.load(a, 16), az = v128.load(a, 32), aw = v128.load(a, 48);
   const x = f32x4.add(ax, f32x4.mul(f32x4.sub(v128.load(b), ax), vw));
@@ -130,21 +131,7 @@ function nlerp4(a: usize, b: usize, w: f32, out: usize, outs: usize): void {
   const z = f32x4.add(az, f32x4.mul(f32x4.sub(v128.load(b, 32), az), vw));
   const q = f32x4.add(aw, f32x4.mul(f32x4.sub(v128.load(b, 48), aw), vw));
   const len = f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q))));
-  transposeStore(f32x4.div(x, len), f32x4.div(y, len), f32x4.div(z, len), f32x4.div(q, len), out + <usize>load<u32>(outs), out + <usize>load<u32>(outs, 4), out + <usize>load<u32>(outs, 8), out + <usize>load<u32>(outs, 12));
-}
-
-/** SIMD: stores four quaternions held as structure of arrays as one float4 each at `d0` … `d3`. */
-// @ts-ignore: decorator
-@inline
-function transposeStore(x: v128, y: v128, z: v128, w: v128, d0: usize, d1: usize, d2: usize, d3: usize): void {
-  const xy01 = v128.shuffle<f32>(x, y, 0, 4, 1, 5);
-  const zw01 = v128.shuffle<f32>(z, w, 0, 4, 1, 5);
-  const xy23 = v128.shuffle<f32>(x, y, 2, 6, 3, 7);
-  const zw23 = v128.shuffle<f32>(z, w, 2, 6, 3, 7);
-  v128.store(d0, v128.shuffle<f32>(xy01, zw01, 0, 1, 4, 5));
-  v128.store(d1, v128.shuffle<f32>(xy01, zw01, 2, 3, 6, 7));
-  v128.store(d2, v128.shuffle<f32>(xy23, zw23, 0, 1, 4, 5));
-  v128.store(d3, v128.shuffle<f32>(xy23, zw23, 2, 3, 6, 7));
+  transposeStore(f32x4.div(x, len), f32x4.div(y, len), f32x4.div(z, len), f32x4.div(q, len), d0, d1, d2, d3);
 }
 
 /** SIMD: the four quaternions `decodeRotations4` wrote at `soa`, as one float4 each at `aos`. */
@@ -208,24 +195,31 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
   if (ASC_FEATURE_SIMD) {
     const a4 = SCRATCH + 128;
     const b4 = SCRATCH + 192;
+    if (flags & FLAG_SLERP) slerpPrepare(w);
     for (; j < groupsEnd; j += 4) {
       const o = <usize>j * QUANT_KEY_BYTES;
       const outs = slotOut + (<usize>j << 2);
+      const d0 = out + <usize>load<u32>(outs), d1 = out + <usize>load<u32>(outs, 4);
+      const d2 = out + <usize>load<u32>(outs, 8), d3 = out + <usize>load<u32>(outs, 12);
       decodeRotations4(s0 + o, a);
-      if ((flags & (FLAG_STEP | FLAG_SLERP)) == 0) {
-        decodeRotations4(s1 + o, b);
-        nlerp4(a, b, w, out, outs);
+      if (flags & FLAG_STEP) {
+        transposeStore(v128.load(a), v128.load(a, 16), v128.load(a, 32), v128.load(a, 48), d0, d1, d2, d3);
         continue;
       }
-      toFloat4s(a, a4);
-      if (flags & FLAG_SLERP) {
-        decodeRotations4(s1 + o, b);
-        toFloat4s(b, b4);
+      decodeRotations4(s1 + o, b);
+      if ((flags & FLAG_SLERP) == 0) {
+        nlerp4(a, b, w, d0, d1, d2, d3);
+        continue;
       }
-      for (let i: usize = 0; i < 4; i++) {
-        const dst = out + <usize>load<u32>(outs + (i << 2));
-        if (flags & FLAG_STEP) copy4(a4 + (i << 4), dst);
-        else slerpShortest(a4 + (i << 4), b4 + (i << 4), w, dst);
+      const rest = slerp4(v128.load(a), v128.load(a, 16), v128.load(a, 32), v128.load(a, 48), v128.load(b), v128.load(b, 16), v128.load(b, 32), v128.load(b, 48), d0, d1, d2, d3);
+      if (rest) {
+        // Gaps over 120° or zero results: those quaternions by slerpPrepared, from float4s.
+        toFloat4s(a, a4);
+        toFloat4s(b, b4);
+        if (rest & 1) slerpPrepared(a4, b4, d0);
+        if (rest & 2) slerpPrepared(a4 + 16, b4 + 16, d1);
+        if (rest & 4) slerpPrepared(a4 + 32, b4 + 32, d2);
+        if (rest & 8) slerpPrepared(a4 + 48, b4 + 48, d3);
       }
     }
   }
