@@ -55,12 +55,15 @@ export function nlerpAligned(a: usize, b: usize, w: f32, out: usize): void {
 // Eberly's polynomial ("A Fast and Accurate Algorithm for Computing SLERP", 2011): with x = cos θ,
 // sin(tθ)/sin θ = t · (1 + Σ_{j=1..8} P_j(t) (x − 1)^j), P_j = Π_{i≤j} (u_i t² − v_i),
 // u_i = 1/(i(2i+1)), v_i = i/(2i+1), the last term scaled by μ to balance the truncation error.
-// Evaluated in f64 (f64x2 lanes t and 1 − t in the SIMD build) and rounded to f32 once: within
-// 1e-6° of the exact slerp for key gaps up to 90° (test/core/slerp.test.ts); gaps over 120° take
-// the exact formula.
+// Evaluated in f64 (f64x2 lanes t and 1 − t in the SIMD build) and rounded to f32 once: the
+// formula is within 4e-7° of the exact slerp for key gaps up to 90° (test/core/slerp.test.ts has
+// the error budget of a float32 result); gaps over 120° take the exact formula. The SIMD build
+// also slerps four quaternions at a time in f32 when their key gaps are small (`slerp4`), where
+// f32 stays within the budget.
 // The P_j depend only on t, so callers sharing one weight (a uniform clip's rotations, a mix)
-// prepare them once (`slerpPrepare`) and run `slerpPrepared` per quaternion. Weights outside
-// [0, 1] (a mix that extrapolates) take the exact formula. Twin: `slerp` in src/reference/quat.ts.
+// prepare them once (`slerpPrepare`) and run `slerpPrepared` (or `slerpPrepared4`) per
+// quaternion. Weights outside [0, 1] (a mix that extrapolates) take the exact formula. Twin:
+// `slerp` in src/reference/quat.ts.
 
 /** μ for the 8th term (fitted so the error stays under 1e-3° for 180° gaps). */
 const SLERP_MU: f64 = 1.8632;
