@@ -23,6 +23,7 @@ export {
 } from './formats/open-files.js';
 export { openFile, type OpenedFile, type OpenFileOptions } from './formats/open-file.js';
 export { toGltfDocument, writeGlb, writeGltf, type GltfExport, type GltfExportOptions, type OutputFile } from './export/gltf.js';
+export { rewriteGltf, type GltfRewrite } from './export/gltf-rewrite.js';
 export { animJson, type AnimJson, type JsonExportOptions } from './export/json.js';
 export { DEFAULT_KEY_TOLERANCE, keyTolerance, reduceClip, type ClipReduction, type KeyTolerance, type ToleranceOption } from './export/reduce-clip.js';
 export { QUANTIZED_ROTATION_ERROR } from './export/quantize-rotations.js';

@@ -1,6 +1,6 @@
 // gltf-resample (issue 15): glTF → glTF bake of a 10-clip × 64-joint × 20 s file (LINEAR keys at
-// 60 fps) to 30 fps, file read and write included, in memory. animcore: openGltf + toGltfDocument
-// ({ fps: 30, source }: the source document with its animations replaced) + writeGlb.
+// 60 fps) to 30 fps, file read and write included, in memory. animcore: openGltf + rewriteGltf
+// ({ fps: 30 }: the file with its animations replaced) + .glb().
 // gltfpack-wasm: gltfpack's npm build, `-af 30` (resample animations at 30 Hz; it also processes
 // the meshes, as gltfpack always does). gltf-transform: NodeIO read + @gltf-transform/functions
 // `resample()` + write; glTF-Transform has no bake to a rate, its resample() reduces keys
@@ -9,7 +9,7 @@
 import { NodeIO } from '@gltf-transform/core';
 import { resample } from '@gltf-transform/functions';
 import { pack } from 'gltfpack';
-import { gltfSourceDocument, openGltf, toGltfDocument, writeGlb } from '../../dist/index.js';
+import { gltfSource, openGltf, rewriteGltf } from '../../dist/index.js';
 import { makeGltfRig } from '../gltf-files.mjs';
 
 const CLIPS = 10;
@@ -24,8 +24,7 @@ export default async function gltfResample({ cores }) {
     contenders[name] = async () => {
       const resource = await openGltf({ gltf: glb });
       core.load(resource);
-      const { document } = toGltfDocument(core, resource, { fps: FPS, tolerance: 0, source: gltfSourceDocument(resource) }); // the bake alone, as gltfpack -af does (reduce-batch measures reduction)
-      await writeGlb(document);
+      rewriteGltf(core, resource, gltfSource(resource), { fps: FPS, tolerance: 0 }).glb(); // the bake alone, as gltfpack -af does (reduce-batch measures reduction)
       resource.dispose();
     };
   }

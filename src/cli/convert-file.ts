@@ -6,7 +6,8 @@ import type { AnimCore } from '../core/index.js';
 import { convertResource, type ExportUp } from '../export/axis-conversion.js';
 import { FormatError } from '../errors.js';
 import { toGltfDocument, writeGlb, writeGltf } from '../export/gltf.js';
-import { gltfSourceDocument } from '../formats/gltf/index.js';
+import { rewriteGltf } from '../export/gltf-rewrite.js';
+import { gltfSource } from '../formats/gltf/index.js';
 import type { ClipReduction, ToleranceOption } from '../export/reduce-clip.js';
 import { animJson } from '../export/json.js';
 import { estimateOutput } from '../export/output-estimate.js';
@@ -251,7 +252,7 @@ function checkOutputSize(job: ConvertJob, resource: AnimResource): void {
 
 /**
  * Opens one file (with its companions), resamples every clip to `fps` and writes it as `target`:
- * glb / gltf through `toGltfDocument` (for a glTF input its own document, animations replaced),
+ * glb / gltf through `toGltfDocument` (a glTF input through `rewriteGltf`: its own file, animations replaced),
  * json through `animJson`, nax3 through `toNax3` (at the nearest whole-millisecond key duration,
  * events moved to the nearest key). Existing outputs are
  * handled by `refusal` before the file is read. With `earlier` (`--resume`), an input whose
@@ -317,10 +318,11 @@ async function convert(core: AnimCore, job: ConvertJob): Promise<ConvertResult> 
     const notes: string[] = [];
     const options = { fps: job.fps, tolerance: job.tolerance, up: job.up, scale: job.scale };
     if (job.target === 'glb' || job.target === 'gltf') {
-      // A glTF input keeps its meshes, skins, materials and textures: only its animations are rewritten.
-      const source = gltfSourceDocument(input);
-      const exported = toGltfDocument(core, resource, { ...options, quantize: job.quantize === true, ...(source && { source }) });
-      files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: await writeGlb(exported.document) }] : await writeGltf(exported.document, name);
+      // A glTF input keeps its file: only its animations are rewritten (meshes, skins, materials and textures byte for byte).
+      const source = gltfSource(input);
+      const exported = source ? rewriteGltf(core, resource, source, { ...options, quantize: job.quantize === true }) : toGltfDocument(core, resource, { ...options, quantize: job.quantize === true });
+      if ('glb' in exported) files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: exported.glb() }] : exported.gltf(name);
+      else files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: await writeGlb(exported.document) }] : await writeGltf(exported.document, name);
       ({ counts, warnings } = exported);
       reductions = [...exported.reductions];
     } else if (job.target === 'json') {

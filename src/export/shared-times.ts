@@ -30,3 +30,26 @@ export function onSharedTimes(tracks: readonly CurveTrack[], step: boolean): Cur
     return { times, values };
   });
 }
+
+/** One written input per distinct key-time array (the tracks of a uniform clip share one), whatever a writer makes of it (an accessor, an accessor index). */
+export class SharedTimes<T> {
+  private readonly byKey = new Map<string, { times: Float32Array; value: T }[]>();
+
+  /** The value made for times equal to `times`, made by `make` the first time. */
+  get(times: Float32Array, make: () => T): T {
+    const key = `${times.length}:${times[1]}:${times[times.length - 1]}`;
+    const list = this.byKey.get(key) ?? [];
+    const hit = list.find((e) => sameTimes(e.times, times));
+    if (hit) return hit.value;
+    const value = make();
+    list.push({ times, value });
+    this.byKey.set(key, list);
+    return value;
+  }
+}
+
+function sameTimes(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -21,8 +21,7 @@ import { haveChromium, launchChromium, serveStatic } from '../../scripts/browser
 import { type AnimClip, type AnimResource, type SourceAxes, restValue } from '../../src/anim/index.js';
 import { openFile } from '../../src/cli/open-file.js';
 import type { AnimCore } from '../../src/core/index.js';
-import { toGltfDocument, writeGlb } from '../../src/export/gltf.js';
-import { gltfSourceDocument } from '../../src/formats/gltf/index.js';
+import { exportGlb } from '../helpers/export-glb.js';
 import { createCore } from '../helpers/core.js';
 import { exportInputs } from '../helpers/export-inputs.js';
 import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
@@ -264,9 +263,7 @@ describe.skipIf(!enabled)('exports in three.js (GLTFLoader, AnimationMixer) in h
   it.each(all)('$name: three.js plays the export in glTF axes; humanoids stand along +Y', async ({ name, path }) => {
     const { resource } = await openFile(path);
     core.load(resource);
-    const source = gltfSourceDocument(resource);
-    const exported = toGltfDocument(core, resource, source ? { source } : {});
-    const glb = await writeGlb(exported.document);
+    const { glb } = await exportGlb(core, resource);
     writeFileSync(join(dir, `${name}.glb`), glb);
     // Node index → joint name, as the file holds them (three.js renames nodes; indices stay).
     const written = (await new NodeIO().registerExtensions(ALL_EXTENSIONS).readBinary(glb)).getRoot();

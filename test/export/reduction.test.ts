@@ -7,7 +7,7 @@ import type { AnimCore } from '../../src/core/index.js';
 import { type GltfExportOptions, toGltfDocument, writeGlb } from '../../src/export/gltf.js';
 import { QUANTIZED_ROTATION_ERROR } from '../../src/export/quantize-rotations.js';
 import { DEFAULT_KEY_TOLERANCE, type KeyTolerance } from '../../src/export/reduce-clip.js';
-import { gltfSourceDocument } from '../../src/formats/gltf/index.js';
+import { exportGlb } from '../helpers/export-glb.js';
 import { createCore } from '../helpers/core.js';
 import { exportInputs } from '../helpers/export-inputs.js';
 import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
@@ -84,16 +84,14 @@ describe('keyframe reduction on export (issue 14 item 8)', () => {
     const exportOf = async (options: GltfExportOptions) => {
       const { resource } = await openFile(path);
       core.load(resource);
-      const source = gltfSourceDocument(resource);
-      return { resource, exported: toGltfDocument(core, resource, { ...options, ...(source && { source }) }) };
+      return { resource, ...(await exportGlb(core, resource, options)) };
     };
-    const { exported: baked } = await exportOf({ tolerance: 0 });
-    const { resource, exported: reduced } = await exportOf({});
-    const glb = await writeGlb(reduced.document);
+    const { exported: baked, glb: bakedGlb } = await exportOf({ tolerance: 0 });
+    const { resource, exported: reduced, glb } = await exportOf({});
     const report = await validator.validateBytes(glb);
     expect(report.issues.messages.filter((m) => m.severity === 0)).toEqual([]);
     const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
-    const { worst, channels } = compare(await io.readBinary(await writeGlb(baked.document)), await io.readBinary(glb), DEFAULT_KEY_TOLERANCE);
+    const { worst, channels } = compare(await io.readBinary(bakedGlb), await io.readBinary(glb), DEFAULT_KEY_TOLERANCE);
     expect(channels).toBeGreaterThan(0);
     // --tolerance 0 bakes without reduction; the reduction reports its keys and errors per clip.
     expect(baked.reductions).toEqual([]);
@@ -112,9 +110,7 @@ describe('keyframe reduction on export (issue 14 item 8)', () => {
   it.each([...exportInputs(), ...gltfFiles])('%s with quantize: int16 rotations, validator-clean, within tolerance of the baked glb, smaller', async (path) => {
     const exportOf = async (options: GltfExportOptions) => {
       const { resource } = await openFile(path);
-      const source = gltfSourceDocument(resource);
-      const exported = toGltfDocument(core, resource, { ...options, ...(source && { source }) });
-      const glb = await writeGlb(exported.document);
+      const { exported, glb } = await exportGlb(core, resource, options);
       resource.dispose();
       return { exported, glb };
     };

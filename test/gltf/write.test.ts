@@ -1,8 +1,8 @@
 import validator from 'gltf-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnimCore } from '../../src/core/index.js';
-import { toGltfDocument, writeGlb, writeGltf } from '../../src/export/gltf.js';
-import { gltfSourceDocument, openGltf } from '../../src/formats/gltf/index.js';
+import { rewriteGltf } from '../../src/export/gltf-rewrite.js';
+import { gltfSource, openGltf } from '../../src/formats/gltf/index.js';
 import { referenceSample } from '../../src/reference/index.js';
 import { createCore } from '../helpers/core.js';
 import { haveFixtures, readFixture } from '../helpers/fixtures.js';
@@ -31,8 +31,8 @@ describe.skipIf(!have)('glTF → glTF: only the animations change', () => {
   it.each(files)('%s resampled to 30 fps: validator-clean, same nodes, meshes, skins, materials and textures, clips as sampled', async (file) => {
     const source = await openGltfFixture(file);
     core.load(source);
-    const exported = toGltfDocument(core, source, { fps: FPS, tolerance: 0, source: gltfSourceDocument(source)! }); // every key at 1/30 s: no reduction
-    const glb = await writeGlb(exported.document);
+    const exported = rewriteGltf(core, source, gltfSource(source)!, { fps: FPS, tolerance: 0 }); // every key at 1/30 s: no reduction
+    const glb = exported.glb();
     const report = await validator.validateBytes(glb);
     const errors = report.issues.messages.filter((m) => m.severity === 0);
     expect(errors, JSON.stringify(errors.slice(0, 5))).toEqual([]);
@@ -70,7 +70,7 @@ describe.skipIf(!have)('glTF → glTF: only the animations change', () => {
       }
     });
     // .gltf: exactly <name>.gltf and <name>.bin (images in the .bin), validator-clean.
-    const gltf = await writeGltf(exported.document, 'out');
+    const gltf = exported.gltf('out');
     expect(gltf.map((f) => f.name)).toEqual(['out.gltf', 'out.bin']);
     const files = new Map(gltf.map((f) => [f.name, f.bytes]));
     const gltfReport = await validator.validateBytes(files.get('out.gltf')!, { externalResourceFunction: async (uri: string) => files.get(decodeURIComponent(uri))! });

@@ -8,9 +8,10 @@ import {
   type AnimResource,
   bakeSequence,
   detectFormat,
-  gltfSourceDocument,
+  gltfSource,
   type OpenedFileSet,
   planSet,
+  rewriteGltf,
   type SequenceFile,
   toGltfDocument,
   type WasmBuild,
@@ -269,9 +270,10 @@ const layers = new LayersPanel({
     (async () => {
       const baked = bakeSequence(core, resource, file, { fps: 30, length: Number.isFinite(end) ? end : Math.max(state.time, 1 / 30) });
       try {
-        const source = gltfSourceDocument(resource);
-        const exported = toGltfDocument(core, baked, source ? { source } : {});
-        download(await writeGlb(exported.document), `${baseName()}-sequence.glb`, 'model/gltf-binary');
+        // A glTF keeps its own file (meshes, materials, textures): only the animations are rewritten.
+        const source = gltfSource(resource);
+        const glb = source ? rewriteGltf(core, baked, source).glb() : await writeGlb(toGltfDocument(core, baked).document);
+        download(glb, `${baseName()}-sequence.glb`, 'model/gltf-binary');
       } finally {
         baked.dispose();
       }

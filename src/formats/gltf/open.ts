@@ -7,6 +7,7 @@ import { array, object, type JsonObject } from './json-fields.js';
 import { READ_EXTENSIONS, readDocument } from './read-document.js';
 import { gltfClips } from './to-clips.js';
 import { gltfMeshes } from './to-meshes.js';
+import { keepGltfSource } from './source.js';
 import { gltfSkeleton } from './to-skeleton.js';
 import { uniqueNames } from './unique-names.js';
 
@@ -33,7 +34,7 @@ const documents = new WeakMap<AnimResource, Document>();
  *   rotations slerped by default as glTF 2.0 Appendix C says);
  * - `meshes` and `skins`: triangle primitives as rigid and skinned meshes (`gltfMeshes`);
  * - `info`: container, generator, counts and extensions; `warnings`: what was left out and why.
- * The glTF-Transform `Document` stays available through `gltfSourceDocument(resource)`.
+ * The file as read stays available through `gltfSource(resource)` (for `rewriteGltf`).
  * @throws FormatError (format `gltf`) naming the byte offset (container, JSON syntax) or the JSON
  *   pointer (structure, accessors out of range, counts that disagree, keys that are not finite)
  */
@@ -61,6 +62,7 @@ export async function openGltf(files: GltfFiles): Promise<AnimResource> {
   const { meshes, skins } = gltfMeshes(document, skeleton, warnings);
   const resource = new AnimResource({ format: 'gltf', clips, skeleton, meshes, skins, info: info(container, json, collections.nodes!.length), warnings });
   documents.set(resource, document);
+  keepGltfSource(resource, { container: container.container, json, collections, buffers, images, skeleton });
   return resource;
 }
 

@@ -1,0 +1,373 @@
+import { ImageUtils } from '@gltf-transform/core';
+import type { AnimClip, AnimResource } from '../anim/index.js';
+import type { AnimCore } from '../core/index.js';
+import { UsageError } from '../errors.js';
+import { decodeDataUri } from '../formats/gltf/buffers.js';
+import { morphTargetCount } from '../formats/gltf/check-document.js';
+import type { JsonObject } from '../formats/gltf/json-fields.js';
+import { READ_EXTENSIONS } from '../formats/gltf/read-document.js';
+import type { GltfSource } from '../formats/gltf/source.js';
+import { type ChannelNodes, type PlannedAnimation, planAnimations } from './animation-channels.js';
+import { axisConversion, isIdentity } from './axis-conversion.js';
+import type { ExportCounts } from './export-counts.js';
+import { exportAxes, type GltfExportOptions, type OutputFile } from './gltf.js';
+import type { ClipReduction } from './reduce-clip.js';
+import { SharedTimes } from './shared-times.js';
+
+/** GLB header and chunk types (glTF 2.0 §4.4). */
+const GLB_MAGIC = 0x46546c67;
+const CHUNK_JSON = 0x4e4f534a;
+const CHUNK_BIN = 0x004e4942;
+const FLOAT = 5126;
+const SHORT = 5122;
+
+/** A glTF file with its animations rewritten (`rewriteGltf`), ready to be written as `.glb` or `.gltf` + `.bin`. */
+export interface GltfRewrite {
+  /** The file as one binary glTF. */
+  glb(): Uint8Array;
+  /** The file as `<name>.gltf` (indented JSON) and `<name>.bin` (every buffer view and image). */
+  gltf(name: string): OutputFile[];
+  /** The clips written, in animation order (baked, reduced unless the tolerance is 0). */
+  readonly clips: readonly AnimClip[];
+  readonly counts: ExportCounts;
+  /** Per clip what keyframe reduction kept and its largest error (empty with tolerance 0). */
+  readonly reductions: readonly ClipReduction[];
+  /** Curves with no glTF target, clips with no channel, extensions left out. */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * The glTF file `resource` was read from (`gltfSource`) with its animations replaced by the
+ * resource's clips, baked and reduced as `toGltfDocument` does them (`planAnimations`, the same
+ * channels), without building a document model: the JSON is kept as it is — nodes, meshes, skins,
+ * materials, textures, samplers, cameras, scenes, extensions animcore reads, extras — and so is
+ * every buffer view that is not animation data, byte for byte, while the animations, their
+ * accessors and the views only they use are replaced. Everything lands in one buffer (the GLB
+ * `BIN` chunk or `<name>.bin`): views 4-byte aligned in their order, then external and `data:`
+ * images as views, then the new animation data; accessor and view indices are renumbered where the
+ * file refers to them (meshes, skins, images, `EXT_mesh_gpu_instancing`). Extensions animcore does
+ * not read are left out (their references could not be renumbered), with a warning. Channels
+ * drive node i for skeleton joint i, else the node of the joint's name. `asset.extras.animcore`
+ * records the axes as `toGltfDocument` does.
+ * @param resource the resource to write: `openGltf`'s, or one made from it with the same skeleton (`bakeSequence`)
+ * @param source the file it came from (`gltfSource(input)`)
+ * @throws UsageError for `up` or `scale` that would convert the file (it is written in its own
+ *   axes), and as `toGltfDocument`
+ */
+export function rewriteGltf(core: AnimCore, resource: AnimResource, source: GltfSource, options: GltfExportOptions = {}): GltfRewrite {
+  if (!isIdentity(axisConversion(resource.axes, options))) {
+    throw new UsageError('a glTF input is rewritten in its own axes: up and scale cannot change it (convert with toGltfDocument instead)');
+  }
+  const plan = planAnimations(core, resource, options, () => sourceNodes(source, resource));
+  const warnings = [...plan.warnings];
+  const json = withReadExtensions(source.json, warnings);
+  const layout = layOut(source, json);
+  const animations = addAnimations(layout, plan.animations.filter((a) => a !== null), plan.interpolation);
+  const out = rewrittenJson(json, layout, animations);
+  (out.asset as JsonObject).extras = { ...((out.asset as JsonObject).extras as JsonObject | undefined), animcore: exportAxes(resource, options) };
+  const bin = layout.bin();
+  return {
+    glb: () => glb(out, bin),
+    gltf: (name) => gltfFiles(out, bin, name),
+    clips: plan.clips,
+    counts: plan.counts,
+    reductions: plan.reductions,
+    warnings,
+  };
+}
+
+/** The source's nodes as channel targets: node i for skeleton joint i, then nodes by name; rest poses as read (matrices decomposed). */
+function sourceNodes(source: GltfSource, resource: AnimResource): ChannelNodes<number> {
+  const byName = new Map<string, number>();
+  const count = source.skeleton.joints.length;
+  (resource.skeleton?.joints ?? []).forEach((j, i) => {
+    if (i < count && !byName.has(j.name)) byName.set(j.name, i);
+  });
+  // Curves of joints the skeleton lacks (a Nebula2 blend-shape node's weights) find the node by name.
+  source.collections.nodes!.forEach((n, i) => {
+    if (typeof n.name === 'string' && n.name !== '' && !byName.has(n.name)) byName.set(n.name, i);
+  });
+  const nodes = source.collections.nodes!;
+  return {
+    byName,
+    rest: (i, property) => source.skeleton.joints[i]!.rest[property],
+    morphTargets: (i) => morphTargetCount(source.collections, nodes[i]!),
+  };
+}
+
+/**
+ * The JSON without the extensions `openGltf` does not read (glTF-Transform's, less those needing a
+ * decoder): a copy without them, or the JSON itself when it uses none.
+ */
+function withReadExtensions(json: JsonObject, warnings: string[]): JsonObject {
+  const used = ((json.extensionsUsed as string[] | undefined) ?? []).filter((e) => !READ_EXTENSIONS.has(e));
+  if (used.length === 0) return json;
+  warnings.push(`extension(s) ${used.join(', ')} not read by animcore; left out of the output`);
+  const drop = new Set(used);
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (typeof value !== 'object' || value === null) return value;
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'extensions') {
+        const kept = Object.entries(v as JsonObject).filter(([name]) => !drop.has(name));
+        if (kept.length > 0) out[k] = Object.fromEntries(kept.map(([name, e]) => [name, strip(e)]));
+      } else out[k] = strip(v);
+    }
+    return out;
+  };
+  const out = strip(json) as JsonObject;
+  const kept = (out.extensionsUsed as string[]).filter((e) => !drop.has(e));
+  if (kept.length > 0) out.extensionsUsed = kept;
+  else delete out.extensionsUsed;
+  return out;
+}
+
+/** Where everything goes in the one output buffer, and the new accessor and view indices. */
+interface Layout {
+  /** New index of each source accessor kept, −1 for those only the animations used. */
+  readonly accessor: Int32Array;
+  /** New index of each source view kept, −1 for those only dropped accessors used. */
+  readonly view: Int32Array;
+  /** New views: the kept ones with their new offsets, then images and animation data. */
+  readonly views: JsonObject[];
+  /** New accessors: the kept ones (not yet renumbered), then the animations'. */
+  readonly accessors: JsonObject[];
+  /** The view index of each embedded image, by image index. */
+  readonly imageViews: Map<number, { view: number; mimeType: string | undefined }>;
+  /** Appends bytes (4-byte aligned) and returns their offset. */
+  append(bytes: Uint8Array): number;
+  bin(): Uint8Array;
+}
+
+function layOut(source: GltfSource, json: JsonObject): Layout {
+  const c = source.collections;
+  const accessors = c.accessors!;
+  const animationData = new Set<number>();
+  for (const animation of c.animations!) for (const s of animation.samplers as JsonObject[]) animationData.add(s.input as number).add(s.output as number);
+  for (const used of otherAccessorRefs(json)) animationData.delete(used);
+  const accessor = new Int32Array(accessors.length).fill(-1);
+  const viewUsers = new Int32Array(c.bufferViews!.length); // views a kept accessor or an image uses, or none at all
+  const viewDropped = new Uint8Array(c.bufferViews!.length);
+  const keptAccessors: JsonObject[] = [];
+  accessors.forEach((a, i) => {
+    const views = accessorViews(a);
+    if (animationData.has(i)) {
+      for (const v of views) viewDropped[v] = 1;
+      return;
+    }
+    accessor[i] = keptAccessors.push(a) - 1;
+    for (const v of views) viewUsers[v]!++;
+  });
+  for (const image of c.images!) if (image.bufferView !== undefined) viewUsers[image.bufferView as number]!++;
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const append = (bytes: Uint8Array): number => {
+    const pad = (4 - (length % 4)) % 4;
+    if (pad > 0) chunks.push(new Uint8Array(pad));
+    const at = length + pad;
+    chunks.push(bytes);
+    length = at + bytes.byteLength;
+    return at;
+  };
+  const view = new Int32Array(c.bufferViews!.length).fill(-1);
+  const views: JsonObject[] = [];
+  c.bufferViews!.forEach((v, i) => {
+    if (viewUsers[i] === 0 && viewDropped[i] === 1) return;
+    const from = (v.byteOffset as number | undefined) ?? 0;
+    const bytes = source.buffers[v.buffer as number]!.subarray(from, from + (v.byteLength as number));
+    view[i] = views.push({ ...v, buffer: 0, byteOffset: append(bytes) }) - 1;
+  });
+  const imageViews = new Map<number, { view: number; mimeType: string | undefined }>();
+  c.images!.forEach((image, i) => {
+    const uri = image.uri as string | undefined;
+    if (uri === undefined) return;
+    const bytes = uri.startsWith('data:') ? decodeDataUri(uri, `/images/${i}/uri`) : source.images.get(uri);
+    if (bytes === undefined) return; // not found when read (a warning then): the reference stays
+    const at = append(bytes);
+    imageViews.set(i, { view: views.push({ buffer: 0, byteOffset: at, byteLength: bytes.byteLength }) - 1, mimeType: (image.mimeType as string | undefined) ?? ImageUtils.getMimeType(bytes) ?? undefined });
+  });
+  return {
+    accessor,
+    view,
+    views,
+    accessors: keptAccessors,
+    imageViews,
+    append,
+    bin: () => {
+      const out = new Uint8Array(length + ((4 - (length % 4)) % 4));
+      let at = 0;
+      for (const chunk of chunks) {
+        out.set(chunk, at);
+        at += chunk.byteLength;
+      }
+      return out;
+    },
+  };
+}
+
+/** The views an accessor reads: its own and its sparse indices' and values'. */
+function accessorViews(a: JsonObject): number[] {
+  const out: number[] = [];
+  if (a.bufferView !== undefined) out.push(a.bufferView as number);
+  const sparse = a.sparse as JsonObject | undefined;
+  if (sparse) out.push((sparse.indices as JsonObject).bufferView as number, (sparse.values as JsonObject).bufferView as number);
+  return out;
+}
+
+/** Accessor references outside the animations: primitive attributes, indices and morph targets, inverse bind matrices, instancing attributes. */
+function otherAccessorRefs(json: JsonObject): number[] {
+  const out: number[] = [];
+  for (const mesh of (json.meshes as JsonObject[] | undefined) ?? []) {
+    for (const p of mesh.primitives as JsonObject[]) {
+      out.push(...(Object.values(p.attributes as JsonObject) as number[]));
+      if (p.indices !== undefined) out.push(p.indices as number);
+      for (const t of (p.targets as JsonObject[] | undefined) ?? []) out.push(...(Object.values(t) as number[]));
+    }
+  }
+  for (const skin of (json.skins as JsonObject[] | undefined) ?? []) if (skin.inverseBindMatrices !== undefined) out.push(skin.inverseBindMatrices as number);
+  for (const node of (json.nodes as JsonObject[] | undefined) ?? []) out.push(...Object.values(instancing(node) ?? {}).filter((v): v is number => typeof v === 'number'));
+  return out;
+}
+
+/** A node's `EXT_mesh_gpu_instancing` attributes (accessor indices by semantic), if any. */
+function instancing(node: JsonObject): JsonObject | undefined {
+  const e = (node.extensions as JsonObject | undefined)?.EXT_mesh_gpu_instancing as JsonObject | undefined;
+  return e?.attributes as JsonObject | undefined;
+}
+
+/**
+ * The planned animations as glTF JSON, their data appended to the layout in one view: each
+ * distinct key-time array once (SCALAR FLOAT with min and max, as inputs need), each output after
+ * it (FLOAT, or normalized SHORT for quantized rotations).
+ */
+function addAnimations(layout: Layout, planned: readonly PlannedAnimation<number>[], interpolation: 'linear' | 'step'): JsonObject[] {
+  if (planned.length === 0) return [];
+  const arrays: (Float32Array | Int16Array)[] = [];
+  let byteLength = 0;
+  const accessor = (array: Float32Array | Int16Array, def: JsonObject): number => {
+    const at = byteLength;
+    arrays.push(array);
+    byteLength += array.byteLength; // every array is a whole number of 4-byte words (float32, or int16 × 4)
+    return layout.accessors.push({ bufferView: layout.views.length, byteOffset: at, ...def }) - 1;
+  };
+  const times = new SharedTimes<number>();
+  const interp = interpolation === 'step' ? 'STEP' : 'LINEAR';
+  const animations = planned.map((a) => {
+    const samplers: JsonObject[] = [];
+    const channels: JsonObject[] = [];
+    for (const channel of a.channels) {
+      const t = channel.times;
+      const input = times.get(t, () => accessor(t, { componentType: FLOAT, count: t.length, type: 'SCALAR', min: [t[0]], max: [t[t.length - 1]] }));
+      const type = channel.path === 'weights' ? 'SCALAR' : channel.path === 'rotation' ? 'VEC4' : 'VEC3';
+      const quantized = channel.values instanceof Int16Array;
+      const width = type === 'SCALAR' ? 1 : type === 'VEC4' ? 4 : 3;
+      const output = accessor(channel.values, { componentType: quantized ? SHORT : FLOAT, ...(quantized && { normalized: true }), count: channel.values.length / width, type });
+      channels.push({ sampler: samplers.push({ input, output, interpolation: interp }) - 1, target: { node: channel.node, path: channel.path } });
+    }
+    return { name: a.name, channels, samplers, ...(a.extras && { extras: { animcore: a.extras } }) };
+  });
+  const data = new Uint8Array(byteLength);
+  let at = 0;
+  for (const array of arrays) {
+    data.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
+    at += array.byteLength;
+  }
+  layout.views.push({ buffer: 0, byteOffset: layout.append(data), byteLength });
+  return animations;
+}
+
+/** The output JSON: the source's with accessors, views, buffers, images and animations replaced and references renumbered. */
+function rewrittenJson(json: JsonObject, layout: Layout, animations: JsonObject[]): JsonObject {
+  const acc = (i: unknown) => layout.accessor[i as number]!;
+  const view = (i: unknown) => layout.view[i as number]!;
+  const out: JsonObject = { ...json, asset: { ...(json.asset as JsonObject) } };
+  const keptCount = layout.accessor.filter((i) => i >= 0).length;
+  out.accessors = layout.accessors.map((a, i) => {
+    if (i >= keptCount) return a;
+    const copy: JsonObject = { ...a };
+    if (a.bufferView !== undefined) copy.bufferView = view(a.bufferView);
+    const sparse = a.sparse as JsonObject | undefined;
+    if (sparse) {
+      const indices = sparse.indices as JsonObject;
+      const values = sparse.values as JsonObject;
+      copy.sparse = { ...sparse, indices: { ...indices, bufferView: view(indices.bufferView) }, values: { ...values, bufferView: view(values.bufferView) } };
+    }
+    return copy;
+  });
+  out.bufferViews = layout.views;
+  out.buffers = [{}]; // byteLength (and, for .gltf, uri) set when written
+  if (json.meshes !== undefined) {
+    out.meshes = (json.meshes as JsonObject[]).map((mesh) => ({
+      ...mesh,
+      primitives: (mesh.primitives as JsonObject[]).map((p) => {
+        const copy: JsonObject = { ...p, attributes: remapValues(p.attributes as JsonObject, acc) };
+        if (p.indices !== undefined) copy.indices = acc(p.indices);
+        if (p.targets !== undefined) copy.targets = (p.targets as JsonObject[]).map((t) => remapValues(t, acc));
+        return copy;
+      }),
+    }));
+  }
+  if (json.skins !== undefined) out.skins = (json.skins as JsonObject[]).map((s) => (s.inverseBindMatrices === undefined ? s : { ...s, inverseBindMatrices: acc(s.inverseBindMatrices) }));
+  if (json.nodes !== undefined) {
+    out.nodes = (json.nodes as JsonObject[]).map((n) => {
+      const attributes = instancing(n);
+      if (attributes === undefined) return n;
+      const extensions = n.extensions as JsonObject;
+      return { ...n, extensions: { ...extensions, EXT_mesh_gpu_instancing: { ...(extensions.EXT_mesh_gpu_instancing as JsonObject), attributes: remapValues(attributes, acc) } } };
+    });
+  }
+  if (json.images !== undefined) {
+    out.images = (json.images as JsonObject[]).map((image, i) => {
+      const embedded = layout.imageViews.get(i);
+      if (embedded) {
+        const { uri: _uri, ...rest } = image;
+        return { ...rest, bufferView: embedded.view, ...(embedded.mimeType !== undefined && { mimeType: embedded.mimeType }) };
+      }
+      return image.bufferView === undefined ? image : { ...image, bufferView: view(image.bufferView) };
+    });
+  }
+  if (animations.length > 0) out.animations = animations;
+  else delete out.animations;
+  return out;
+}
+
+function remapValues(o: JsonObject, f: (i: unknown) => number): JsonObject {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
+}
+
+/** Drops an empty buffer (and its views), which glTF forbids (byteLength ≥ 1), and sets its byteLength. */
+function withBuffer(json: JsonObject, bin: Uint8Array, uri?: string): JsonObject {
+  if (bin.byteLength === 0) {
+    const { buffers: _b, bufferViews: _v, ...rest } = json;
+    return rest;
+  }
+  return { ...json, buffers: [{ ...(uri !== undefined && { uri }), byteLength: bin.byteLength }] };
+}
+
+function glb(json: JsonObject, bin: Uint8Array): Uint8Array {
+  const text = new TextEncoder().encode(JSON.stringify(withBuffer(json, bin)));
+  const jsonLength = text.byteLength + ((4 - (text.byteLength % 4)) % 4);
+  const binChunk = bin.byteLength > 0 ? 8 + bin.byteLength : 0;
+  const out = new Uint8Array(12 + 8 + jsonLength + binChunk);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, GLB_MAGIC, true);
+  view.setUint32(4, 2, true);
+  view.setUint32(8, out.byteLength, true);
+  view.setUint32(12, jsonLength, true);
+  view.setUint32(16, CHUNK_JSON, true);
+  out.set(text, 20);
+  out.fill(0x20, 20 + text.byteLength, 20 + jsonLength); // JSON chunks are padded with spaces (§4.4.3.1)
+  if (binChunk > 0) {
+    view.setUint32(20 + jsonLength, bin.byteLength, true);
+    view.setUint32(24 + jsonLength, CHUNK_BIN, true);
+    out.set(bin, 28 + jsonLength);
+  }
+  return out;
+}
+
+function gltfFiles(json: JsonObject, bin: Uint8Array, name: string): OutputFile[] {
+  // A URI is percent-encoded (glTF 2.0 §3.3.2, RFC 3986): a `#` or space in the file name must still load.
+  const out = withBuffer(json, bin, encodeURIComponent(`${name}.bin`));
+  return [{ name: `${name}.gltf`, bytes: new TextEncoder().encode(JSON.stringify(out, null, 2)) }, ...(bin.byteLength > 0 ? [{ name: `${name}.bin`, bytes: bin }] : [])];
+}
