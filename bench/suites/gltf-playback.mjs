@@ -7,7 +7,7 @@ import { WebIO } from '@gltf-transform/core';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { clone } from 'three/examples/jsm/utils/SkeletonUtils.js';
-import { gltfSourceDocument, openGltf, skeletonInverseBindMatrices } from '../../dist/index.js';
+import { openGltf, skeletonInverseBindMatrices } from '../../dist/index.js';
 import { fixture } from '../fixtures.mjs';
 import { makeGltfRig } from '../gltf-files.mjs';
 
@@ -15,8 +15,7 @@ const FRAME = 1 / 60;
 
 /** What three.js reads: the same file without textures (Node has no image decoder). */
 async function threeGltf(glb) {
-  const resource = await openGltf({ gltf: glb });
-  const document = gltfSourceDocument(resource);
+  const document = await new WebIO().readBinary(glb);
   for (const t of document.getRoot().listTextures()) t.dispose();
   const bytes = await new WebIO().writeBinary(document);
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);

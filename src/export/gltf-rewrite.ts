@@ -4,6 +4,7 @@ import type { AnimCore } from '../core/index.js';
 import { UsageError } from '../errors.js';
 import { decodeDataUri } from '../formats/gltf/buffers.js';
 import { morphTargetCount } from '../formats/gltf/check-document.js';
+import { animationOnlyAccessors, renumberAccessorRefs } from '../formats/gltf/accessor-refs.js';
 import type { JsonObject } from '../formats/gltf/json-fields.js';
 import { READ_EXTENSIONS } from '../formats/gltf/read-document.js';
 import type { GltfSource } from '../formats/gltf/source.js';
@@ -143,9 +144,7 @@ interface Layout {
 function layOut(source: GltfSource, json: JsonObject): Layout {
   const c = source.collections;
   const accessors = c.accessors!;
-  const animationData = new Set<number>();
-  for (const animation of c.animations!) for (const s of animation.samplers as JsonObject[]) animationData.add(s.input as number).add(s.output as number);
-  for (const used of otherAccessorRefs(json)) animationData.delete(used);
+  const animationData = animationOnlyAccessors(json);
   const accessor = new Int32Array(accessors.length).fill(-1);
   const viewUsers = new Int32Array(c.bufferViews!.length); // views a kept accessor or an image uses, or none at all
   const viewDropped = new Uint8Array(c.bufferViews!.length);
@@ -215,27 +214,6 @@ function accessorViews(a: JsonObject): number[] {
   return out;
 }
 
-/** Accessor references outside the animations: primitive attributes, indices and morph targets, inverse bind matrices, instancing attributes. */
-function otherAccessorRefs(json: JsonObject): number[] {
-  const out: number[] = [];
-  for (const mesh of (json.meshes as JsonObject[] | undefined) ?? []) {
-    for (const p of mesh.primitives as JsonObject[]) {
-      out.push(...(Object.values(p.attributes as JsonObject) as number[]));
-      if (p.indices !== undefined) out.push(p.indices as number);
-      for (const t of (p.targets as JsonObject[] | undefined) ?? []) out.push(...(Object.values(t) as number[]));
-    }
-  }
-  for (const skin of (json.skins as JsonObject[] | undefined) ?? []) if (skin.inverseBindMatrices !== undefined) out.push(skin.inverseBindMatrices as number);
-  for (const node of (json.nodes as JsonObject[] | undefined) ?? []) out.push(...Object.values(instancing(node) ?? {}).filter((v): v is number => typeof v === 'number'));
-  return out;
-}
-
-/** A node's `EXT_mesh_gpu_instancing` attributes (accessor indices by semantic), if any. */
-function instancing(node: JsonObject): JsonObject | undefined {
-  const e = (node.extensions as JsonObject | undefined)?.EXT_mesh_gpu_instancing as JsonObject | undefined;
-  return e?.attributes as JsonObject | undefined;
-}
-
 /**
  * The planned animations as glTF JSON, their data appended to the layout in one view: each
  * distinct key-time array once (SCALAR FLOAT with min and max, as inputs need), each output after
@@ -277,11 +255,11 @@ function addAnimations(layout: Layout, planned: readonly PlannedAnimation<number
   return animations;
 }
 
-/** The output JSON: the source's with accessors, views, buffers, images and animations replaced and references renumbered. */
+/** The output JSON: the source's with accessors, views, buffers, images and animations replaced and references renumbered (`renumberAccessorRefs`). */
 function rewrittenJson(json: JsonObject, layout: Layout, animations: JsonObject[]): JsonObject {
-  const acc = (i: unknown) => layout.accessor[i as number]!;
   const view = (i: unknown) => layout.view[i as number]!;
-  const out: JsonObject = { ...json, asset: { ...(json.asset as JsonObject) } };
+  const out = renumberAccessorRefs(json, (i) => layout.accessor[i]!);
+  out.asset = { ...(json.asset as JsonObject) };
   const keptCount = layout.accessor.filter((i) => i >= 0).length;
   out.accessors = layout.accessors.map((a, i) => {
     if (i >= keptCount) return a;
@@ -297,26 +275,6 @@ function rewrittenJson(json: JsonObject, layout: Layout, animations: JsonObject[
   });
   out.bufferViews = layout.views;
   out.buffers = [{}]; // byteLength (and, for .gltf, uri) set when written
-  if (json.meshes !== undefined) {
-    out.meshes = (json.meshes as JsonObject[]).map((mesh) => ({
-      ...mesh,
-      primitives: (mesh.primitives as JsonObject[]).map((p) => {
-        const copy: JsonObject = { ...p, attributes: remapValues(p.attributes as JsonObject, acc) };
-        if (p.indices !== undefined) copy.indices = acc(p.indices);
-        if (p.targets !== undefined) copy.targets = (p.targets as JsonObject[]).map((t) => remapValues(t, acc));
-        return copy;
-      }),
-    }));
-  }
-  if (json.skins !== undefined) out.skins = (json.skins as JsonObject[]).map((s) => (s.inverseBindMatrices === undefined ? s : { ...s, inverseBindMatrices: acc(s.inverseBindMatrices) }));
-  if (json.nodes !== undefined) {
-    out.nodes = (json.nodes as JsonObject[]).map((n) => {
-      const attributes = instancing(n);
-      if (attributes === undefined) return n;
-      const extensions = n.extensions as JsonObject;
-      return { ...n, extensions: { ...extensions, EXT_mesh_gpu_instancing: { ...(extensions.EXT_mesh_gpu_instancing as JsonObject), attributes: remapValues(attributes, acc) } } };
-    });
-  }
   if (json.images !== undefined) {
     out.images = (json.images as JsonObject[]).map((image, i) => {
       const embedded = layout.imageViews.get(i);
@@ -330,10 +288,6 @@ function rewrittenJson(json: JsonObject, layout: Layout, animations: JsonObject[
   if (animations.length > 0) out.animations = animations;
   else delete out.animations;
   return out;
-}
-
-function remapValues(o: JsonObject, f: (i: unknown) => number): JsonObject {
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
 }
 
 /** Drops an empty buffer (and its views), which glTF forbids (byteLength ≥ 1), and sets its byteLength. */

@@ -2,7 +2,7 @@
 // given by role), over openFormatFile.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FormatError, gltfSourceDocument, openFile, openFileSet, openGltf, UsageError } from 'animcore';
+import { FormatError, gltfSource, openFile, openFileSet, openGltf, UsageError } from 'animcore';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
@@ -44,7 +44,7 @@ describe('openFile', () => {
     writeFileSync(join(dir, 'scene', 'cube.gltf'), gltf('../shared/cube.bin'));
     const opened = await openFile(join(dir, 'scene', 'cube.gltf'));
     expect(shape(opened.resource)).toEqual(shape(await openGltf({ gltf: readFileSync(fixturePath('gltf', `${cube}.gltf`)), resources: (uri) => readFileSync(fixturePath('gltf', join('AnimatedMorphCube-Quantized', uri))) })));
-    expect([...gltfSourceDocument(opened.resource)!.getRoot().listTextures()].map((t) => [...t.getImage()!])).toEqual([[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]]);
+    expect([...gltfSource(opened.resource)!.images.values()].map((bytes) => [...bytes])).toEqual([[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]]);
     writeFileSync(join(dir, 'scene', 'absolute.gltf'), gltf(join(dir, 'shared', 'cube.bin')));
     await expect(openFile(join(dir, 'scene', 'absolute.gltf'))).rejects.toThrow(/buffer file ".*cube\.bin" not found \(at \/buffers\/0\/uri\)/);
   });

@@ -1,13 +1,13 @@
-import { type Document, WebIO } from '@gltf-transform/core';
-import { gltfSourceDocument } from '../../src/formats/gltf/index.js';
-import { openGltfFixture } from './gltf-fixtures.js';
+import { type Document, NodeIO, WebIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { fixturePath } from './fixtures.js';
 
 /**
  * A glTF fixture as one `.glb` that three.js's GLTFLoader can read in Node: textures left out (Node
  * has no image decoder) and every accessor in one buffer; `edit` may change the document first.
  */
 export async function fixtureGlb(file: string, edit?: (document: Document) => void): Promise<Uint8Array> {
-  const document = gltfSourceDocument(await openGltfFixture(file))!;
+  const document = await new NodeIO().registerExtensions(ALL_EXTENSIONS).read(fixturePath('gltf', file));
   const root = document.getRoot();
   for (const texture of root.listTextures()) texture.dispose();
   const [first, ...others] = root.listBuffers(); // a .glb holds one buffer

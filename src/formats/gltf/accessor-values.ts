@@ -1,4 +1,5 @@
 import { type Accessor, MathUtils } from '@gltf-transform/core';
+import { COMPONENT_BYTES, type GltfCollections, TYPE_COMPONENTS } from './check-document.js';
 
 /**
  * An accessor's elements as float64-exact float32 numbers: FLOAT as stored; normalized integers
@@ -10,7 +11,74 @@ export function accessorFloats(accessor: Accessor): Float32Array {
   const array = accessor.getArray();
   if (array === null) return new Float32Array(accessor.getCount() * accessor.getElementSize());
   if (array instanceof Float32Array) return array;
-  if (!accessor.getNormalized()) return Float32Array.from(array as ArrayLike<number>);
-  const type = accessor.getComponentType();
-  return Float32Array.from(array as ArrayLike<number>, (c) => MathUtils.decodeNormalizedInt(c, type));
+  return decoded(array as ArrayLike<number>, accessor.getNormalized(), accessor.getComponentType());
+}
+
+function decoded(array: ArrayLike<number>, normalized: boolean, componentType: number): Float32Array {
+  if (!normalized) return Float32Array.from(array);
+  return Float32Array.from(array, (c) => MathUtils.decodeNormalizedInt(c, componentType as Parameters<typeof MathUtils.decodeNormalizedInt>[1]));
+}
+
+const ARRAYS: Readonly<Record<number, { new (buffer: ArrayBufferLike, offset: number, length: number): ArrayLike<number> & { set(a: ArrayLike<number>, at: number): void } }>> = {
+  5120: Int8Array,
+  5121: Uint8Array,
+  5122: Int16Array,
+  5123: Uint16Array,
+  5125: Uint32Array,
+  5126: Float32Array,
+};
+
+/**
+ * Accessor `index` of a checked document (`checkDocument`: its byte ranges, strides and sparse
+ * indices are known to be in range) read straight from the buffers, decoded as `accessorFloats`
+ * decodes a glTF-Transform accessor: strides followed, sparse values applied (glTF 2.0 §3.6.2.3),
+ * no view → zeros, normalized integers per §3.11. A tightly packed, aligned FLOAT accessor without
+ * sparse values is a view of the buffer's bytes (no copy): callers that keep values copy them.
+ */
+export function readAccessorFloats(c: GltfCollections, buffers: readonly Uint8Array[], index: number): Float32Array {
+  const a = c.accessors![index]!;
+  const type = a.componentType as number;
+  const width = TYPE_COMPONENTS[a.type as string]!;
+  const count = a.count as number;
+  const size = COMPONENT_BYTES[type]!;
+  let values: ArrayLike<number> & { set(a: ArrayLike<number>, at: number): void };
+  if (a.bufferView === undefined) values = new ARRAYS[type]!(new ArrayBuffer(count * width * size), 0, count * width);
+  else {
+    const view = c.bufferViews![a.bufferView as number]!;
+    const bytes = buffers[view.buffer as number]!;
+    const start = bytes.byteOffset + ((view.byteOffset as number | undefined) ?? 0) + ((a.byteOffset as number | undefined) ?? 0);
+    const stride = (view.byteStride as number | undefined) ?? width * size;
+    values = packed(bytes.buffer, start, stride, type, width, count, a.sparse !== undefined);
+  }
+  if (a.sparse !== undefined) applySparse(c, buffers, a.sparse as Record<string, Record<string, unknown>>, type, width, values);
+  return values instanceof Float32Array ? values : decoded(values, a.normalized === true, type);
+}
+
+/** Elements from `start` every `stride` bytes, as a typed array of the component type; a view where the layout allows and `copy` is not asked for. */
+function packed(buffer: ArrayBufferLike, start: number, stride: number, type: number, width: number, count: number, copy: boolean) {
+  const size = COMPONENT_BYTES[type]!;
+  const Array = ARRAYS[type]!;
+  if (stride === width * size && start % size === 0) {
+    const view = new Array(buffer, start, count * width);
+    return copy ? (view as unknown as Float32Array).slice() : view;
+  }
+  const out = new Array(new ArrayBuffer(count * width * size), 0, count * width);
+  const bytes = new Uint8Array((out as unknown as Uint8Array).buffer);
+  const from = new Uint8Array(buffer);
+  const element = width * size;
+  for (let i = 0; i < count; i++) bytes.set(from.subarray(start + i * stride, start + i * stride + element), i * element);
+  return out;
+}
+
+function applySparse(c: GltfCollections, buffers: readonly Uint8Array[], sparse: Record<string, Record<string, unknown>>, type: number, width: number, into: { set(a: ArrayLike<number>, at: number): void }): void {
+  const n = sparse.count as unknown as number;
+  const at = (part: Record<string, unknown>, partType: number, partWidth: number) => {
+    const view = c.bufferViews![part.bufferView as number]!;
+    const bytes = buffers[view.buffer as number]!;
+    const start = bytes.byteOffset + ((view.byteOffset as number | undefined) ?? 0) + ((part.byteOffset as number | undefined) ?? 0);
+    return packed(bytes.buffer, start, partWidth * COMPONENT_BYTES[partType]!, partType, partWidth, n, false);
+  };
+  const indices = at(sparse.indices!, sparse.indices!.componentType as number, 1);
+  const values = at(sparse.values!, type, width);
+  for (let k = 0; k < n; k++) into.set((values as unknown as Float32Array).subarray(k * width, (k + 1) * width), indices[k]! * width);
 }

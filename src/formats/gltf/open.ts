@@ -1,5 +1,5 @@
-import type { Document } from '@gltf-transform/core';
 import { AnimResource } from '../../anim/index.js';
+import { animationOnlyAccessors, renumberAccessorRefs } from './accessor-refs.js';
 import { type GltfResourceReader, readBuffers, readResourceUri } from './buffers.js';
 import { checkDocument } from './check-document.js';
 import { type GltfContainer, readGltfContainer } from './container.js';
@@ -22,8 +22,6 @@ export interface GltfFiles {
    */
   resources?: GltfResourceReader;
 }
-
-const documents = new WeakMap<AnimResource, Document>();
 
 /**
  * Opens a glTF 2.0 asset (`.glb`, or `.gltf` with external or `data:` buffers) through
@@ -52,27 +50,32 @@ export async function openGltf(files: GltfFiles): Promise<AnimResource> {
     if (bytes === undefined) warnings.push(`/images/${i}: image file "${uri}" not found; left out`);
     else images.set(uri, bytes);
   }
-  const document = await readDocument(json, buffers, images, warnings);
+  // glTF-Transform reads the model (nodes, skins, meshes, materials, textures) only: the animations,
+  // most of a file's bytes, are decoded straight from the buffers (gltfClips).
+  const document = await readDocument(withoutAnimations(json), buffers, images, warnings);
   const names = uniqueNames(
     collections.nodes!.map((n) => n.name as string | undefined),
     'node',
   );
   const skeleton = gltfSkeleton(document, collections, names, warnings);
-  const clips = gltfClips(document, collections, names, warnings);
+  const clips = gltfClips(collections, buffers, names, warnings);
   const { meshes, skins } = gltfMeshes(document, skeleton, warnings);
   const resource = new AnimResource({ format: 'gltf', clips, skeleton, meshes, skins, info: info(container, json, collections.nodes!.length), warnings });
-  documents.set(resource, document);
   keepGltfSource(resource, { container: container.container, json, collections, buffers, images, skeleton });
   return resource;
 }
 
-/**
- * The glTF-Transform `Document` that `openGltf` read `resource` from (meshes, materials, textures
- * and all), or undefined for resources of other origins. Writers that change only the animations
- * edit a clone of it.
- */
-export function gltfSourceDocument(resource: AnimResource): Document | undefined {
-  return documents.get(resource);
+/** The document without its animations and the accessors only they use (the others renumbered). */
+function withoutAnimations(json: JsonObject): JsonObject {
+  const dropped = animationOnlyAccessors(json);
+  const accessors = array(json.accessors, '/accessors');
+  const to = new Int32Array(accessors.length);
+  let next = 0;
+  for (let i = 0; i < accessors.length; i++) to[i] = dropped.has(i) ? -1 : next++;
+  const out = renumberAccessorRefs(json, (i) => to[i]!);
+  delete out.animations;
+  if (json.accessors !== undefined) out.accessors = accessors.filter((_, i) => !dropped.has(i));
+  return out;
 }
 
 function info(container: GltfContainer, json: JsonObject, nodes: number): Record<string, unknown> {

@@ -1,6 +1,5 @@
-import type { Document } from '@gltf-transform/core';
 import { AnimClip, type AnimCurve, type CurveKeys, type CurveType } from '../../anim/index.js';
-import { accessorFloats } from './accessor-values.js';
+import { readAccessorFloats } from './accessor-values.js';
 import { type GltfCollections, morphTargetCount, PATH_TYPES, TYPE_COMPONENTS } from './check-document.js';
 import { describeBadValue, isFileValue } from '../value-range.js';
 import { fail, type JsonObject } from './json-fields.js';
@@ -13,6 +12,7 @@ const CURVE_TYPES: Readonly<Record<string, CurveType>> = { translation: 'transla
  * without a name; duplicates get `#<i>`), in file order. Each channel gives curves in channel
  * order: translation, rotation or scale one curve, `weights` of N morph targets N `float` curves
  * (`weights/0` … `weights/N-1`, value in x); the target is `{ joint: names[node], property }`.
+ * Accessors are read from the buffers (`readAccessorFloats`), not through a document model.
  * Keys: LINEAR and STEP samplers → `keyed` curves with that interpolation, CUBICSPLINE → `cubic`
  * curves (in-tangent, value, out-tangent per key). Outputs are decoded per spec (normalized
  * integers included); translation and scale have w = 0. Clips hold the first and last key before
@@ -22,8 +22,8 @@ const CURVE_TYPES: Readonly<Record<string, CurveType>> = { translation: 'transla
  * @throws FormatError naming the sampler's `input` or `output` for a key time or value that is not
  *   finite, or times that decrease
  */
-export function gltfClips(document: Document, c: GltfCollections, nodeNames: readonly string[], warnings: string[]): AnimClip[] {
-  const accessors = document.getRoot().listAccessors();
+export function gltfClips(c: GltfCollections, buffers: readonly Uint8Array[], nodeNames: readonly string[], warnings: string[]): AnimClip[] {
+  const accessor = (i: number) => readAccessorFloats(c, buffers, i);
   // Decoded and checked once per accessor: the samplers of a rig usually share one input.
   const timesOf = new Map<number, Float32Array>();
   const names = uniqueNames(
@@ -47,8 +47,8 @@ export function gltfClips(document: Document, c: GltfCollections, nodeNames: rea
       const sampler = samplers[s]!;
       if (!decoded.has(s)) {
         const input = sampler.input as number;
-        if (!timesOf.has(input)) timesOf.set(input, keyTimes(accessorFloats(accessors[input]!), `${p}/samplers/${s}/input`, warnings));
-        decoded.set(s, { times: timesOf.get(input)!, values: keyValues(accessorFloats(accessors[sampler.output as number]!), `${p}/samplers/${s}/output`) });
+        if (!timesOf.has(input)) timesOf.set(input, keyTimes(accessor(input), `${p}/samplers/${s}/input`, warnings));
+        decoded.set(s, { times: timesOf.get(input)!, values: keyValues(accessor(sampler.output as number), `${p}/samplers/${s}/output`) });
       }
       const { times, values } = decoded.get(s)!;
       start = Math.min(start, times[0]!);
