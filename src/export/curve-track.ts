@@ -90,7 +90,8 @@ function nextFloat32(x: number): number {
 /** Normalises every quaternion of `values` in place; a zero quaternion becomes identity. */
 function normalised(values: Float32Array): Float32Array {
   for (let i = 0; i < values.length; i += 4) {
-    const len = Math.hypot(values[i]!, values[i + 1]!, values[i + 2]!, values[i + 3]!);
+    // float32 components: their squares cannot overflow a float64, so Math.hypot's care (and cost) is not needed.
+    const len = Math.sqrt(values[i]! * values[i]! + values[i + 1]! * values[i + 1]! + values[i + 2]! * values[i + 2]! + values[i + 3]! * values[i + 3]!);
     if (len === 0) values.set([0, 0, 0, 1], i);
     else for (let c = i; c < i + 4; c++) values[c]! /= len;
   }

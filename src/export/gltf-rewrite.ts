@@ -66,10 +66,9 @@ export function rewriteGltf(core: AnimCore, resource: AnimResource, source: Gltf
   const animations = addAnimations(layout, plan.animations.filter((a) => a !== null), plan.interpolation);
   const out = rewrittenJson(json, layout, animations);
   (out.asset as JsonObject).extras = { ...((out.asset as JsonObject).extras as JsonObject | undefined), animcore: exportAxes(resource, options) };
-  const bin = layout.bin();
   return {
-    glb: () => glb(out, bin),
-    gltf: (name) => gltfFiles(out, bin, name),
+    glb: () => glb(out, layout),
+    gltf: (name) => gltfFiles(out, layout, name),
     clips: plan.clips,
     counts: plan.counts,
     reductions: plan.reductions,
@@ -136,9 +135,12 @@ interface Layout {
   readonly accessors: JsonObject[];
   /** The view index of each embedded image, by image index. */
   readonly imageViews: Map<number, { view: number; mimeType: string | undefined }>;
-  /** Appends bytes (4-byte aligned) and returns their offset. */
+  /** Appends bytes (4-byte aligned; kept by reference until written) and returns their offset. */
   append(bytes: Uint8Array): number;
-  bin(): Uint8Array;
+  /** Bytes of the buffer, padded to 4. */
+  readonly byteLength: number;
+  /** Writes the buffer's bytes into `out` from byte `at` (the padding left as `out` has it: zeros when new). */
+  copyTo(out: Uint8Array, at: number): void;
 }
 
 function layOut(source: GltfSource, json: JsonObject): Layout {
@@ -193,14 +195,14 @@ function layOut(source: GltfSource, json: JsonObject): Layout {
     accessors: keptAccessors,
     imageViews,
     append,
-    bin: () => {
-      const out = new Uint8Array(length + ((4 - (length % 4)) % 4));
-      let at = 0;
+    get byteLength() {
+      return length + ((4 - (length % 4)) % 4);
+    },
+    copyTo: (out, at) => {
       for (const chunk of chunks) {
         out.set(chunk, at);
         at += chunk.byteLength;
       }
-      return out;
     },
   };
 }
@@ -245,13 +247,10 @@ function addAnimations(layout: Layout, planned: readonly PlannedAnimation<number
     }
     return { name: a.name, channels, samplers, ...(a.extras && { extras: { animcore: a.extras } }) };
   });
-  const data = new Uint8Array(byteLength);
-  let at = 0;
-  for (const array of arrays) {
-    data.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
-    at += array.byteLength;
-  }
-  layout.views.push({ buffer: 0, byteOffset: layout.append(data), byteLength });
+  // Appended as they are (no copy until the file is written): each is whole 4-byte words, so they lie end to end.
+  const start = layout.append(new Uint8Array(0));
+  for (const array of arrays) layout.append(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+  layout.views.push({ buffer: 0, byteOffset: start, byteLength });
   return animations;
 }
 
@@ -291,18 +290,19 @@ function rewrittenJson(json: JsonObject, layout: Layout, animations: JsonObject[
 }
 
 /** Drops an empty buffer (and its views), which glTF forbids (byteLength ≥ 1), and sets its byteLength. */
-function withBuffer(json: JsonObject, bin: Uint8Array, uri?: string): JsonObject {
-  if (bin.byteLength === 0) {
+function withBuffer(json: JsonObject, byteLength: number, uri?: string): JsonObject {
+  if (byteLength === 0) {
     const { buffers: _b, bufferViews: _v, ...rest } = json;
     return rest;
   }
-  return { ...json, buffers: [{ ...(uri !== undefined && { uri }), byteLength: bin.byteLength }] };
+  return { ...json, buffers: [{ ...(uri !== undefined && { uri }), byteLength }] };
 }
 
-function glb(json: JsonObject, bin: Uint8Array): Uint8Array {
-  const text = new TextEncoder().encode(JSON.stringify(withBuffer(json, bin)));
+function glb(json: JsonObject, layout: Layout): Uint8Array {
+  const binLength = layout.byteLength;
+  const text = new TextEncoder().encode(JSON.stringify(withBuffer(json, binLength)));
   const jsonLength = text.byteLength + ((4 - (text.byteLength % 4)) % 4);
-  const binChunk = bin.byteLength > 0 ? 8 + bin.byteLength : 0;
+  const binChunk = binLength > 0 ? 8 + binLength : 0;
   const out = new Uint8Array(12 + 8 + jsonLength + binChunk);
   const view = new DataView(out.buffer);
   view.setUint32(0, GLB_MAGIC, true);
@@ -313,15 +313,21 @@ function glb(json: JsonObject, bin: Uint8Array): Uint8Array {
   out.set(text, 20);
   out.fill(0x20, 20 + text.byteLength, 20 + jsonLength); // JSON chunks are padded with spaces (§4.4.3.1)
   if (binChunk > 0) {
-    view.setUint32(20 + jsonLength, bin.byteLength, true);
+    view.setUint32(20 + jsonLength, binLength, true);
     view.setUint32(24 + jsonLength, CHUNK_BIN, true);
-    out.set(bin, 28 + jsonLength);
+    layout.copyTo(out, 28 + jsonLength);
   }
   return out;
 }
 
-function gltfFiles(json: JsonObject, bin: Uint8Array, name: string): OutputFile[] {
+function gltfFiles(json: JsonObject, layout: Layout, name: string): OutputFile[] {
   // A URI is percent-encoded (glTF 2.0 §3.3.2, RFC 3986): a `#` or space in the file name must still load.
-  const out = withBuffer(json, bin, encodeURIComponent(`${name}.bin`));
-  return [{ name: `${name}.gltf`, bytes: new TextEncoder().encode(JSON.stringify(out, null, 2)) }, ...(bin.byteLength > 0 ? [{ name: `${name}.bin`, bytes: bin }] : [])];
+  const out = withBuffer(json, layout.byteLength, encodeURIComponent(`${name}.bin`));
+  const files: OutputFile[] = [{ name: `${name}.gltf`, bytes: new TextEncoder().encode(JSON.stringify(out, null, 2)) }];
+  if (layout.byteLength > 0) {
+    const bin = new Uint8Array(layout.byteLength);
+    layout.copyTo(bin, 0);
+    files.push({ name: `${name}.bin`, bytes: bin });
+  }
+  return files;
 }

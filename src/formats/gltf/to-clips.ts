@@ -97,6 +97,12 @@ function curveKeys(times: Float32Array, values: Float32Array, interpolation: str
   const cubic = interpolation === 'CUBICSPLINE';
   const parts = cubic ? 3 : 1;
   const out = new Float32Array(4 * parts * n);
+  if (parts === 1 && targets === 1) {
+    // One value per key (LINEAR/STEP translation, rotation, scale): the common case, one tight loop.
+    if (width === 4) out.set(values.subarray(0, 4 * n));
+    else for (let k = 0, from = 0, to = 0; k < n; k++, from += width, to += 4) for (let c = 0; c < width; c++) out[to + c] = values[from + c]!;
+    return keys(times, out, interpolation);
+  }
   // Element e of the output starts at width·e; key k's part p (in-tangent, value, out-tangent) is element (parts·k + p)·targets + m.
   for (let k = 0; k < n; k++) {
     for (let p = 0; p < parts; p++) {
@@ -105,6 +111,10 @@ function curveKeys(times: Float32Array, values: Float32Array, interpolation: str
       for (let c = 0; c < width; c++) out[to + c] = values[from + c]!;
     }
   }
-  if (cubic) return { encoding: 'cubic', times, values: out };
-  return { encoding: 'keyed', times, values: out, interpolation: interpolation === 'STEP' ? 'step' : 'linear' };
+  return keys(times, out, interpolation);
+}
+
+function keys(times: Float32Array, values: Float32Array, interpolation: string): CurveKeys {
+  if (interpolation === 'CUBICSPLINE') return { encoding: 'cubic', times, values };
+  return { encoding: 'keyed', times, values, interpolation: interpolation === 'STEP' ? 'step' : 'linear' };
 }
