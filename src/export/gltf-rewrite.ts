@@ -2,6 +2,7 @@ import { ImageUtils } from '@gltf-transform/core';
 import type { AnimClip, AnimResource } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
 import { UsageError } from '../errors.js';
+import { shorten } from '../formats/text.js';
 import { decodeDataUri } from '../formats/gltf/buffers.js';
 import { morphTargetCount } from '../formats/gltf/check-document.js';
 import { animationOnlyAccessors, renumberAccessorRefs } from '../formats/gltf/accessor-refs.js';
@@ -62,7 +63,7 @@ export function rewriteGltf(core: AnimCore, resource: AnimResource, source: Gltf
   const plan = planAnimations(core, resource, options, () => sourceNodes(source, resource));
   const warnings = [...plan.warnings];
   const json = withReadExtensions(source.json, warnings);
-  const layout = layOut(source, json);
+  const layout = layOut(source, json, warnings);
   const animations = addAnimations(layout, plan.animations.filter((a) => a !== null), plan.interpolation);
   const out = rewrittenJson(json, layout, animations);
   (out.asset as JsonObject).extras = { ...((out.asset as JsonObject).extras as JsonObject | undefined), animcore: exportAxes(resource, options) };
@@ -143,7 +144,7 @@ interface Layout {
   copyTo(out: Uint8Array, at: number): void;
 }
 
-function layOut(source: GltfSource, json: JsonObject): Layout {
+function layOut(source: GltfSource, json: JsonObject, warnings: string[]): Layout {
   const c = source.collections;
   const accessors = c.accessors!;
   const animationData = animationOnlyAccessors(json);
@@ -184,7 +185,10 @@ function layOut(source: GltfSource, json: JsonObject): Layout {
     const uri = image.uri as string | undefined;
     if (uri === undefined) return;
     const bytes = uri.startsWith('data:') ? decodeDataUri(uri, `/images/${i}/uri`) : source.images.get(uri);
-    if (bytes === undefined) return; // not found when read (a warning then): the reference stays
+    if (bytes === undefined) {
+      warnings.push(`/images/${i}: image file "${shorten(uri, 200)}" was not found when read; the output refers to it as the input did`);
+      return;
+    }
     const at = append(bytes);
     imageViews.set(i, { view: views.push({ buffer: 0, byteOffset: at, byteLength: bytes.byteLength }) - 1, mimeType: (image.mimeType as string | undefined) ?? ImageUtils.getMimeType(bytes) ?? undefined });
   });

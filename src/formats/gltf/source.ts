@@ -1,6 +1,4 @@
 import type { AnimResource, Skeleton } from '../../anim/index.js';
-import type { GltfCollections } from './check-document.js';
-import type { JsonObject } from './json-fields.js';
 
 /**
  * A glTF file as `openGltf` read it, for writers that keep everything but the animations
@@ -9,8 +7,9 @@ import type { JsonObject } from './json-fields.js';
  */
 export interface GltfSource {
   readonly container: 'glb' | 'gltf';
-  readonly json: JsonObject;
-  readonly collections: GltfCollections;
+  readonly json: Record<string, unknown>;
+  /** Each top-level collection (`accessors`, `nodes` …) as `checkDocument` returns it, `[]` when absent. */
+  readonly collections: { readonly [name: string]: readonly Record<string, unknown>[] };
   /** Every buffer's bytes, in buffer order (`readBuffers`). */
   readonly buffers: readonly Uint8Array[];
   /** Bytes of the external images found, by `uri` as the file writes it. */
