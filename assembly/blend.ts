@@ -1,70 +1,86 @@
 // The blend job (spec sequencer.md §3–§4): N layers of float4 samples in one pose layout blended
 // into one output in a single call; layers that name a clip are sampled first (`sampleClip`), and
-// a local-to-model job, when given, composes the result's model-space matrices in the same call. Normal layers combine by rule `priority` (Nebula3: first
-// active sample as is, each following one mixed in with its weight × mask) or `weighted` (ozz
-// BlendingJob / three.js PropertyMixer: weighted mean, the rest pose filling up to τ); additive
-// layers then add their delta against their reference pose (three.js makeClipAdditive) to the
-// curves the result defines. Twin: `referenceBlend` (src/reference/blend.ts).
+// a local-to-model job, when given, composes the result's model-space matrices in the same call.
+// Normal layers combine by rule `priority` (Nebula3: first active sample as is, each following one
+// mixed in with its weight × mask) or `weighted` (ozz BlendingJob / three.js PropertyMixer:
+// weighted mean, the rest pose filling up to τ); additive layers then add their delta against their
+// reference pose (three.js makeClipAdditive) to the curves the result defines. Twin:
+// `referenceBlend` (src/reference/blend.ts).
+//
+// Every rule is per curve, so the kernel runs curve by curve: each curve's layers, rest fill and
+// additive layers in one pass, its running weight and count in locals (no per-curve scratch arrays
+// and no second pass over the output). The slerp polynomial's coefficients are kept per layer:
+// a layer's weight, and the running weight w / W of the weighted rule, repeat over the layer's
+// curves, so each layer's slot is prepared about once per call although the layers alternate.
 import {
   BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT, BLEND_OUT,
   BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD, BLEND_WEIGHTED,
-  BLEND_WEIGHTS, BLEND_MATRICES, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS, LAYER_FLAGS,
+  BLEND_MATRICES, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS, LAYER_FLAGS,
   LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_SAMPLES, LAYER_SIZE, LAYER_TIME,
   LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from './layout';
 import { localToModel } from './local-to-model';
-import { copy4, lerp4, nlerpAligned, nlerpShortest, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpAligned, nlerpShortest, SLERP_SLOT_SIZE, slerpShortest } from './quat';
 import { sampleClip } from './sample-clip';
 
 /** Two float4 slots for the additive rotation: identity, then the delta. */
 const SCRATCH = memory.data(32, 16);
+/** Slerp coefficient slots: one per layer (layers LAYER_SLOTS apart share one), then the rest fill's. */
+const LAYER_SLOTS: usize = 8;
+const SLOTS = memory.data(<i32>(SLERP_SLOT_SIZE * (LAYER_SLOTS + 1)), 16);
+const FILL_SLOT = SLOTS + LAYER_SLOTS * SLERP_SLOT_SIZE;
 
-// The job's layer table and curve lists, read once per call by `blend`.
+// The job's fields, read once per call by `blend`.
 let layers: usize = 0;
 let layerCount: usize = 0;
-let linear: usize = 0;
-let linearCount: usize = 0;
-let rotation: usize = 0;
-let rotationCount: usize = 0;
+let rest: usize = 0;
+let slerp = false;
+let weighted = false;
+let tau: f32 = 0;
+/** The rest pose fills up to τ (weighted, τ > 0): every curve is defined. */
+let fills = false;
 
 /** Runs the blend job block at `job` (assembly/layout.ts, BLEND_*). */
 export function blend(job: usize): void {
   layers = <usize>load<u32>(job + BLEND_LAYERS);
   layerCount = <usize>load<u32>(job + BLEND_LAYER_COUNT);
-  linear = <usize>load<u32>(job + BLEND_LINEAR);
-  linearCount = <usize>load<u32>(job + BLEND_LINEAR_COUNT);
-  rotation = <usize>load<u32>(job + BLEND_ROTATION);
-  rotationCount = <usize>load<u32>(job + BLEND_ROTATION_COUNT);
-  const n = <usize>load<u32>(job + BLEND_CURVE_COUNT);
+  rest = <usize>load<u32>(job + BLEND_REST);
+  const flags = load<u32>(job + BLEND_FLAGS);
+  slerp = (flags & FLAG_SLERP) != 0;
+  weighted = (flags & BLEND_WEIGHTED) != 0;
+  tau = load<f32>(job + BLEND_THRESHOLD);
+  fills = weighted && tau > 0;
   const out = <usize>load<u32>(job + BLEND_OUT);
   const outCounts = <usize>load<u32>(job + BLEND_OUT_COUNTS);
-  const flags = load<u32>(job + BLEND_FLAGS);
-  const slerp = (flags & FLAG_SLERP) != 0;
-  const weighted = (flags & BLEND_WEIGHTED) != 0;
-  const tau = load<f32>(job + BLEND_THRESHOLD);
   sampleLayers();
-  memory.fill(outCounts, 0, n);
-  if (weighted) blendWeighted(job, n, out, outCounts, slerp, tau);
-  else blendPriority(out, outCounts, slerp);
-  // Undefined curves print their rest value.
-  const rest = <usize>load<u32>(job + BLEND_REST);
-  const fills = weighted && tau > 0;
-  for (let i: usize = 0; i < n; i++) {
-    if (load<u8>(outCounts + i) == 0 && !fills) copy4(rest + (i << 4), out + (i << 4));
-  }
-  addLayers(out, outCounts, slerp, fills);
+  const linear = <usize>load<u32>(job + BLEND_LINEAR);
+  const linearCount = <usize>load<u32>(job + BLEND_LINEAR_COUNT);
+  for (let j: usize = 0; j < linearCount; j++) blendLinear(<usize>load<u32>(linear + (j << 2)), out, outCounts);
+  const rotation = <usize>load<u32>(job + BLEND_ROTATION);
+  const rotationCount = <usize>load<u32>(job + BLEND_ROTATION_COUNT);
+  // The additive rotation interpolates from identity (SCRATCH) to the delta (SCRATCH + 16).
+  store<f32>(SCRATCH, 0);
+  store<f32>(SCRATCH, 0, 4);
+  store<f32>(SCRATCH, 0, 8);
+  store<f32>(SCRATCH, 1, 12);
+  for (let j: usize = 0; j < rotationCount; j++) blendRotation(<usize>load<u32>(rotation + (j << 2)), out, outCounts);
   const model = <usize>load<u32>(job + BLEND_MODEL_JOB);
   // Every curve of the result is read: undefined ones print their rest value, and a rest-filled
   // one (count 0) may carry an additive delta.
   if (model != 0) localToModel(model, out, 0, <usize>load<u32>(job + BLEND_MATRICES));
 }
 
-/** Samples every layer that names a clip into its own buffers. */
+/**
+ * Samples every layer that names a clip into its own buffers, except layers that cannot
+ * contribute: weight 0 under `weighted` or in additive mode (w ≤ 0 is skipped there, spec §3–§4;
+ * under `priority` a first active layer counts whatever its weight).
+ */
 function sampleLayers(): void {
   for (let k: usize = 0; k < layerCount; k++) {
     const l = layers + k * LAYER_SIZE;
     const clip = <usize>load<u32>(l + LAYER_CLIP);
     if (clip == 0) continue;
+    if ((weighted || load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE) && !(load<f32>(l + LAYER_WEIGHT) > 0)) continue;
     sampleClip(
       clip,
       load<u32>(l + LAYER_KIND),
@@ -86,137 +102,143 @@ function maskAt(l: usize, i: usize): f32 {
   return mask == 0 ? 1 : load<f32>(mask + (i << 2));
 }
 
-function blendPriority(out: usize, outCounts: usize, slerp: bool): void {
-  for (let k: usize = 0; k < layerCount; k++) {
-    const l = layers + k * LAYER_SIZE;
-    if (load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE) continue;
-    const samples = <usize>load<u32>(l + LAYER_SAMPLES);
-    const counts = <usize>load<u32>(l + LAYER_COUNTS);
-    const weight = load<f32>(l + LAYER_WEIGHT);
-    for (let j: usize = 0; j < linearCount; j++) {
-      const i = <usize>load<u32>(linear + (j << 2));
-      const c = <u32>load<u8>(counts + i);
-      const m = maskAt(l, i);
-      if (c == 0 || m == 0) continue;
-      const o = i << 4;
-      const oc = <u32>load<u8>(outCounts + i);
-      if (oc == 0) copy4(samples + o, out + o);
-      else lerp4(out + o, samples + o, weight * m, out + o);
-      store<u8>(outCounts + i, <u8>min<u32>(oc + c, 255));
-    }
-    for (let j: usize = 0; j < rotationCount; j++) {
-      const i = <usize>load<u32>(rotation + (j << 2));
-      const c = <u32>load<u8>(counts + i);
-      const m = maskAt(l, i);
-      if (c == 0 || m == 0) continue;
-      const o = i << 4;
-      const oc = <u32>load<u8>(outCounts + i);
-      if (oc == 0) copy4(samples + o, out + o);
-      else if (slerp) slerpShortest(out + o, samples + o, weight * m, out + o);
-      else nlerpShortest(out + o, samples + o, weight * m, out + o);
-      store<u8>(outCounts + i, <u8>min<u32>(oc + c, 255));
-    }
-  }
+/** Layer k's slerp coefficient slot. */
+// @ts-ignore: decorator
+@inline
+function slotOf(k: usize): usize {
+  return SLOTS + (k & (LAYER_SLOTS - 1)) * SLERP_SLOT_SIZE;
 }
 
-function blendWeighted(job: usize, n: usize, out: usize, outCounts: usize, slerp: bool, tau: f32): void {
-  const rest = <usize>load<u32>(job + BLEND_REST);
-  const total = <usize>load<u32>(job + BLEND_WEIGHTS);
-  memory.fill(out, 0, n << 4);
-  memory.fill(total, 0, n << 2);
+/** The sample count of layer record `l` at curve i. */
+// @ts-ignore: decorator
+@inline
+function countAt(l: usize, i: usize): u32 {
+  return <u32>load<u8>(<usize>load<u32>(l + LAYER_COUNTS) + i);
+}
+
+/** Curve i (not a rotation): its normal layers, the rest fill or rest value, its additive layers. */
+function blendLinear(i: usize, out: usize, outCounts: usize): void {
+  const o = i << 4;
+  const dst = out + o;
+  let total: f32 = 0;
+  let count: u32 = 0;
   for (let k: usize = 0; k < layerCount; k++) {
     const l = layers + k * LAYER_SIZE;
     if (load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE) continue;
-    const samples = <usize>load<u32>(l + LAYER_SAMPLES);
-    const counts = <usize>load<u32>(l + LAYER_COUNTS);
-    const weight = load<f32>(l + LAYER_WEIGHT);
-    for (let j: usize = 0; j < linearCount; j++) {
-      const i = <usize>load<u32>(linear + (j << 2));
-      const w = weight * maskAt(l, i);
-      if (load<u8>(counts + i) == 0 || !(w > 0)) continue;
-      const acc = load<f32>(total + (i << 2)) + w;
-      accumulate(out + (i << 4), samples + (i << 4), w / acc, load<u8>(outCounts + i) == 0, false);
-      store<f32>(total + (i << 2), acc);
-      store<u8>(outCounts + i, <u8>min<u32>(<u32>load<u8>(outCounts + i) + 1, 255));
-    }
-    for (let j: usize = 0; j < rotationCount; j++) {
-      const i = <usize>load<u32>(rotation + (j << 2));
-      const w = weight * maskAt(l, i);
-      if (load<u8>(counts + i) == 0 || !(w > 0)) continue;
-      const o = i << 4;
-      const acc = load<f32>(total + (i << 2)) + w;
-      if (slerp) {
-        // three.js PropertyMixer.accumulate: the first sample starts the running slerp.
-        if (load<u8>(outCounts + i) == 0) copy4(samples + o, out + o);
-        else slerpShortest(out + o, samples + o, w / acc, out + o);
-      } else {
-        accumulate(out + o, samples + o, w / acc, load<u8>(outCounts + i) == 0, dotF32(out + o, samples + o) < 0);
-      }
-      store<f32>(total + (i << 2), acc);
-      store<u8>(outCounts + i, <u8>min<u32>(<u32>load<u8>(outCounts + i) + 1, 255));
-    }
-  }
-  // The rest pose fills up to τ.
-  for (let j: usize = 0; j < linearCount; j++) {
-    const i = <usize>load<u32>(linear + (j << 2));
-    const o = i << 4;
-    const w = load<f32>(total + (i << 2));
-    const fill = max<f32>(0, tau - w);
-    if (w + fill == 0) continue;
-    if (fill > 0) accumulate(out + o, rest + o, fill / (w + fill), w == 0, false);
-  }
-  for (let j: usize = 0; j < rotationCount; j++) {
-    const i = <usize>load<u32>(rotation + (j << 2));
-    const o = i << 4;
-    const w = load<f32>(total + (i << 2));
-    const fill = max<f32>(0, tau - w);
-    if (w + fill == 0) continue;
-    if (slerp) {
-      if (w == 0) copy4(rest + o, out + o);
-      else if (fill > 0) slerpShortest(out + o, rest + o, fill / tau, out + o);
+    const c = countAt(l, i);
+    const m = maskAt(l, i);
+    const v = <usize>load<u32>(l + LAYER_SAMPLES) + o;
+    if (weighted) {
+      const w = load<f32>(l + LAYER_WEIGHT) * m;
+      if (c == 0 || !(w > 0)) continue;
+      total += w;
+      accumulate(dst, v, w / total, count == 0, false);
+      count++;
     } else {
-      if (fill > 0) accumulate(out + o, rest + o, fill / (w + fill), w == 0, dotF32(out + o, rest + o) < 0);
-      nlerpAligned(out + o, out + o, 0, out + o); // normalises; a zero sum becomes identity
+      if (c == 0 || m == 0) continue;
+      if (count == 0) copy4(v, dst);
+      else lerp4(dst, v, load<f32>(l + LAYER_WEIGHT) * m, dst);
+      count += c;
     }
+  }
+  if (weighted) {
+    const fill = max<f32>(0, tau - total);
+    if (fill > 0) accumulate(dst, rest + o, fill / (total + fill), total == 0, false);
+  }
+  if (!defined(i, o, dst, outCounts, count)) return;
+  for (let k: usize = 0; k < layerCount; k++) {
+    const l = layers + k * LAYER_SIZE;
+    const w = additiveWeight(l, i);
+    if (w == 0) continue;
+    addScaled(dst, <usize>load<u32>(l + LAYER_SAMPLES) + o, w);
+    addScaled(dst, <usize>load<u32>(l + LAYER_REFERENCE) + o, -w);
   }
 }
 
-/** Additive layers in list order on the curves the result defines (spec §4). */
-function addLayers(out: usize, outCounts: usize, slerp: bool, fills: bool): void {
+/** Rotation curve i: as `blendLinear`, with slerp or nlerp along the shortest arc. */
+function blendRotation(i: usize, out: usize, outCounts: usize): void {
+  const o = i << 4;
+  const dst = out + o;
+  let total: f32 = 0;
+  let count: u32 = 0;
   for (let k: usize = 0; k < layerCount; k++) {
     const l = layers + k * LAYER_SIZE;
-    if (load<u32>(l + LAYER_MODE) != LAYER_ADDITIVE) continue;
-    const samples = <usize>load<u32>(l + LAYER_SAMPLES);
-    const counts = <usize>load<u32>(l + LAYER_COUNTS);
-    const ref = <usize>load<u32>(l + LAYER_REFERENCE);
-    const refCounts = <usize>load<u32>(l + LAYER_REFERENCE_COUNTS);
-    const weight = load<f32>(l + LAYER_WEIGHT);
-    for (let j: usize = 0; j < linearCount; j++) {
-      const i = <usize>load<u32>(linear + (j << 2));
-      const w = weight * maskAt(l, i);
-      if (load<u8>(counts + i) == 0 || load<u8>(refCounts + i) == 0 || !(w > 0)) continue;
-      if (!fills && load<u8>(outCounts + i) == 0) continue;
-      const o = i << 4;
-      addScaled(out + o, samples + o, w);
-      addScaled(out + o, ref + o, -w);
-    }
-    for (let j: usize = 0; j < rotationCount; j++) {
-      const i = <usize>load<u32>(rotation + (j << 2));
-      const w = weight * maskAt(l, i);
-      if (load<u8>(counts + i) == 0 || load<u8>(refCounts + i) == 0 || !(w > 0)) continue;
-      if (!fills && load<u8>(outCounts + i) == 0) continue;
-      const o = i << 4;
-      // Δ = ref⁻¹ ⊗ q into the second scratch slot; identity in the first.
-      inverseTimes(ref + o, samples + o, SCRATCH + 16);
-      store<f32>(SCRATCH, 0);
-      store<f32>(SCRATCH, 0, 4);
-      store<f32>(SCRATCH, 0, 8);
-      store<f32>(SCRATCH, 1, 12);
-      if (slerp) slerpShortest(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
-      else nlerpShortest(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
-      multiplyInto(out + o, SCRATCH + 16);
+    if (load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE) continue;
+    const c = countAt(l, i);
+    const m = maskAt(l, i);
+    const v = <usize>load<u32>(l + LAYER_SAMPLES) + o;
+    if (weighted) {
+      const w = load<f32>(l + LAYER_WEIGHT) * m;
+      if (c == 0 || !(w > 0)) continue;
+      total += w;
+      // three.js PropertyMixer.accumulate: the first sample starts the running slerp.
+      if (slerp) {
+        if (count == 0) copy4(v, dst);
+        else slerpShortest(slotOf(k), dst, v, w / total, dst);
+      } else {
+        accumulate(dst, v, w / total, count == 0, dotF32(dst, v) < 0);
+      }
+      count++;
+    } else {
+      if (c == 0 || m == 0) continue;
+      const w = load<f32>(l + LAYER_WEIGHT) * m;
+      if (count == 0) copy4(v, dst);
+      else if (slerp) slerpShortest(slotOf(k), dst, v, w, dst);
+      else nlerpShortest(dst, v, w, dst);
+      count += c;
     }
   }
+  if (weighted) {
+    // The rest pose fills up to τ.
+    const fill = max<f32>(0, tau - total);
+    if (total + fill != 0) {
+      if (slerp) {
+        if (total == 0) copy4(rest + o, dst);
+        else if (fill > 0) slerpShortest(FILL_SLOT, dst, rest + o, fill / tau, dst);
+      } else {
+        if (fill > 0) accumulate(dst, rest + o, fill / (total + fill), total == 0, dotF32(dst, rest + o) < 0);
+        nlerpAligned(dst, dst, 0, dst); // normalises; a zero sum becomes identity
+      }
+    }
+  }
+  if (!defined(i, o, dst, outCounts, count)) return;
+  for (let k: usize = 0; k < layerCount; k++) {
+    const l = layers + k * LAYER_SIZE;
+    const w = additiveWeight(l, i);
+    if (w == 0) continue;
+    // Δ = ref⁻¹ ⊗ q into SCRATCH + 16, then interpolated from identity by w and applied.
+    inverseTimes(<usize>load<u32>(l + LAYER_REFERENCE) + o, <usize>load<u32>(l + LAYER_SAMPLES) + o, SCRATCH + 16);
+    if (slerp) slerpShortest(slotOf(k), SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
+    else nlerpShortest(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
+    multiplyInto(dst, SCRATCH + 16);
+  }
+}
+
+/**
+ * Stores curve i's count (saturating at 255); an undefined curve (no contribution, and no rest
+ * fill) prints its rest value. Returns whether the curve is defined, which is where additive
+ * layers apply (spec §4).
+ */
+// @ts-ignore: decorator
+@inline
+function defined(i: usize, o: usize, dst: usize, outCounts: usize, count: u32): bool {
+  store<u8>(outCounts + i, <u8>min<u32>(count, 255));
+  if (count != 0 || fills) return true;
+  copy4(rest + o, dst);
+  return false;
+}
+
+/**
+ * The weight w = weight × mask of additive layer record `l` at curve i, or 0 where it adds nothing
+ * (a normal layer, an inactive sample or reference, w ≤ 0).
+ */
+// @ts-ignore: decorator
+@inline
+function additiveWeight(l: usize, i: usize): f32 {
+  if (load<u32>(l + LAYER_MODE) != LAYER_ADDITIVE) return 0;
+  const w = load<f32>(l + LAYER_WEIGHT) * maskAt(l, i);
+  if (countAt(l, i) == 0 || load<u8>(<usize>load<u32>(l + LAYER_REFERENCE_COUNTS) + i) == 0 || !(w > 0)) return 0;
+  return w;
 }
 
 /** dot(a, b) in f32 summed (xx + yy) + (zz + ww), the order of the SIMD dot in quat.ts. */

@@ -21,7 +21,7 @@ import {
   KEYED_TIMES,
   KEYED_VALUES,
 } from './layout';
-import { copy4, lerp4, nlerpShortest, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpShortest, SLERP_SHARED, slerpShortest } from './quat';
 
 /**
  * Index of the last key with time <= t (0 when t is before every key), from the cursor's
@@ -79,7 +79,7 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     const t1 = <f64>load<f32>(times + (<usize>(k + 1) << 2));
     const w = <f32>((t - t0) / (t1 - t0));
     if (j < L) lerp4(a, a + 16, w, dst);
-    else if (slerp) slerpShortest(a, a + 16, w, dst);
+    else if (slerp) slerpShortest(SLERP_SHARED, a, a + 16, w, dst);
     else nlerpShortest(a, a + 16, w, dst);
   }
 }

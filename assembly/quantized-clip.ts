@@ -19,7 +19,7 @@ import {
   QUANT_RANGE_SIZE,
   QUANT_ROTATION_MAX,
 } from './layout';
-import { copy4, nlerpAligned, slerp4, slerpPrepare, slerpPrepared, slerpShortest, transposeStore } from './quat';
+import { copy4, nlerpAligned, SLERP_SHARED, slerp4, slerpPrepare, slerpPrepared, slerpShortest, transposeStore } from './quat';
 import { pairK0, pairK1, pairW, uniformKeyPair } from './uniform-key';
 
 /** A smallest-three value v (0…QUANT_ROTATION_MAX) is v × ROT_SCALE − ROT_OFFSET, in f32. */
@@ -195,7 +195,7 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
   if (ASC_FEATURE_SIMD) {
     const a4 = SCRATCH + 128;
     const b4 = SCRATCH + 192;
-    if (flags & FLAG_SLERP) slerpPrepare(w);
+    if (flags & FLAG_SLERP) slerpPrepare(SLERP_SHARED, w);
     for (; j < groupsEnd; j += 4) {
       const o = <usize>j * QUANT_KEY_BYTES;
       const outs = slotOut + (<usize>j << 2);
@@ -211,15 +211,15 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
         nlerp4(a, b, w, d0, d1, d2, d3);
         continue;
       }
-      const rest = slerp4(v128.load(a), v128.load(a, 16), v128.load(a, 32), v128.load(a, 48), v128.load(b), v128.load(b, 16), v128.load(b, 32), v128.load(b, 48), d0, d1, d2, d3);
+      const rest = slerp4(SLERP_SHARED, v128.load(a), v128.load(a, 16), v128.load(a, 32), v128.load(a, 48), v128.load(b), v128.load(b, 16), v128.load(b, 32), v128.load(b, 48), d0, d1, d2, d3);
       if (rest) {
         // Gaps over 120° or zero results: those quaternions by slerpPrepared, from float4s.
         toFloat4s(a, a4);
         toFloat4s(b, b4);
-        if (rest & 1) slerpPrepared(a4, b4, d0);
-        if (rest & 2) slerpPrepared(a4 + 16, b4 + 16, d1);
-        if (rest & 4) slerpPrepared(a4 + 32, b4 + 32, d2);
-        if (rest & 8) slerpPrepared(a4 + 48, b4 + 48, d3);
+        if (rest & 1) slerpPrepared(SLERP_SHARED, a4, b4, d0);
+        if (rest & 2) slerpPrepared(SLERP_SHARED, a4 + 16, b4 + 16, d1);
+        if (rest & 4) slerpPrepared(SLERP_SHARED, a4 + 32, b4 + 32, d2);
+        if (rest & 8) slerpPrepared(SLERP_SHARED, a4 + 48, b4 + 48, d3);
       }
     }
   }
@@ -236,7 +236,7 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
       continue;
     }
     decodeRotation(s1 + o, stride, b);
-    if (flags & FLAG_SLERP) slerpShortest(a, b, w, dst);
+    if (flags & FLAG_SLERP) slerpShortest(SLERP_SHARED, a, b, w, dst);
     else nlerpAligned(a, b, w, dst);
   }
 }

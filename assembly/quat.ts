@@ -32,6 +32,53 @@ export function nlerpShortest(a: usize, b: usize, w: f32, out: usize): void {
   }
 }
 
+/**
+ * `nlerpShortest` of four quaternions at once (SIMD build; offsets o0…o3 of `a`, `b` and `out`),
+ * as structure of arrays: one sign test, one square root and four divisions for the four, with
+ * the same f32 operations per lane, so bit for bit `nlerpShortest` (a group holding a zero or an
+ * overflowing sum takes it per quaternion). `out` may alias `a` or `b`.
+ */
+// @ts-ignore: decorator
+@inline
+export function nlerpShortest4(a: usize, b: usize, w: f32, out: usize, o0: usize, o1: usize, o2: usize, o3: usize): void {
+  const a0 = v128.load(a + o0), a1 = v128.load(a + o1), a2 = v128.load(a + o2), a3 = v128.load(a + o3);
+  const b0 = v128.load(b + o0), b1 = v128.load(b + o1), b2 = v128.load(b + o2), b3 = v128.load(b + o3);
+  let t0 = v128.shuffle<f32>(a0, a1, 0, 4, 1, 5);
+  let t1 = v128.shuffle<f32>(a2, a3, 0, 4, 1, 5);
+  let t2 = v128.shuffle<f32>(a0, a1, 2, 6, 3, 7);
+  let t3 = v128.shuffle<f32>(a2, a3, 2, 6, 3, 7);
+  const ax = v128.shuffle<f32>(t0, t1, 0, 1, 4, 5), ay = v128.shuffle<f32>(t0, t1, 2, 3, 6, 7);
+  const az = v128.shuffle<f32>(t2, t3, 0, 1, 4, 5), aw = v128.shuffle<f32>(t2, t3, 2, 3, 6, 7);
+  t0 = v128.shuffle<f32>(b0, b1, 0, 4, 1, 5);
+  t1 = v128.shuffle<f32>(b2, b3, 0, 4, 1, 5);
+  t2 = v128.shuffle<f32>(b0, b1, 2, 6, 3, 7);
+  t3 = v128.shuffle<f32>(b2, b3, 2, 6, 3, 7);
+  let bx = v128.shuffle<f32>(t0, t1, 0, 1, 4, 5), by = v128.shuffle<f32>(t0, t1, 2, 3, 6, 7);
+  let bz = v128.shuffle<f32>(t2, t3, 0, 1, 4, 5), bw = v128.shuffle<f32>(t2, t3, 2, 3, 6, 7);
+  // (xx + yy) + (zz + ww), dot4's sums; b negated where the dot's sign bit is set.
+  const dot = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(ay, by)), f32x4.add(f32x4.mul(az, bz), f32x4.mul(aw, bw)));
+  const sign = v128.and(dot, f32x4.splat(-0.0));
+  bx = v128.xor(bx, sign);
+  by = v128.xor(by, sign);
+  bz = v128.xor(bz, sign);
+  bw = v128.xor(bw, sign);
+  const ws = f32x4.splat(w);
+  const x = f32x4.add(ax, f32x4.mul(f32x4.sub(bx, ax), ws));
+  const y = f32x4.add(ay, f32x4.mul(f32x4.sub(by, ay), ws));
+  const z = f32x4.add(az, f32x4.mul(f32x4.sub(bz, az), ws));
+  const q = f32x4.add(aw, f32x4.mul(f32x4.sub(bw, aw), ws));
+  const len2 = f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)));
+  if (!i32x4.all_true(v128.and(f32x4.ge(len2, f32x4.splat(MIN_LENGTH_SQ)), f32x4.le(len2, f32x4.splat(F32.MAX_VALUE))))) {
+    nlerpShortest(a + o0, b + o0, w, out + o0);
+    nlerpShortest(a + o1, b + o1, w, out + o1);
+    nlerpShortest(a + o2, b + o2, w, out + o2);
+    nlerpShortest(a + o3, b + o3, w, out + o3);
+    return;
+  }
+  const len = f32x4.sqrt(len2);
+  transposeStore(f32x4.div(x, len), f32x4.div(y, len), f32x4.div(z, len), f32x4.div(q, len), out + o0, out + o1, out + o2, out + o3);
+}
+
 /** Normalised lerp with no sign test: for keys sign-aligned at load time. */
 // @ts-ignore: decorator
 @inline
@@ -57,12 +104,15 @@ export function nlerpAligned(a: usize, b: usize, w: f32, out: usize): void {
 // u_i = 1/(i(2i+1)), v_i = i/(2i+1), the last term scaled by μ to balance the truncation error.
 // Evaluated in f64 (f64x2 lanes t and 1 − t in the SIMD build) and rounded to f32 once: the
 // formula is within 4e-7° of the exact slerp for key gaps up to 90° (test/core/slerp.test.ts has
-// the error budget of a float32 result); gaps over 120° take the exact formula. The SIMD build
-// also slerps four quaternions at a time in f32 when their key gaps are small (`slerp4`), where
-// f32 stays within the budget.
-// The P_j depend only on t, so callers sharing one weight (a uniform clip's rotations, a mix)
-// prepare them once (`slerpPrepare`) and run `slerpPrepared` (or `slerpPrepared4`) per
-// quaternion. Weights outside [0, 1] (a mix that extrapolates) take the exact formula. Twin:
+// the error budget of a float32 result). A gap over 120° is halved: its midpoint
+// (a ± b) / √(2 + 2|cos θ|) is the exact slerp at ½, and the polynomial runs on the half that
+// holds t, with weight 2t or 2t − 1 (gaps up to 90°), instead of the exact formula's atan2 and
+// three sines (unit quaternions only; others, such as zero keys, keep the exact formula). The
+// SIMD build also slerps four quaternions at a time in f32 when their key gaps are small
+// (`slerp4`), where f32 stays within the budget.
+// The P_j depend only on t, so callers sharing one weight (a uniform clip's rotations, a mix, a
+// blend layer) prepare them once into a slot (`slerpPrepare`) and run `slerpPrepared` (or
+// `slerpPrepared4`) per quaternion. Weights outside [0, 1] (a mix that extrapolates) take the exact formula. Twin:
 // `slerp` in src/reference/quat.ts.
 
 /** μ for the 8th term (fitted so the error stays under 1e-3° for 180° gaps). */
@@ -73,61 +123,75 @@ const SLERP_V = memory.data<f64>([1.0 / 3, 2.0 / 5, 3.0 / 7, 4.0 / 9, 5.0 / 11, 
 /** xm1 = cos θ − 1 from which three terms suffice (θ ≤ 10.1°, key gaps ≤ 20°; error < 4e-9). */
 const SLERP_SMALL: f64 = -1.0 / 64;
 /**
- * xm1 below which the exact formula runs (θ > 60°, key gaps over 120°, rare in real motion): the
- * polynomial's coefficient error grows to 2e-5 towards 180°, where glTF's BoxAnimated sits.
+ * xm1 below which the gap is halved (θ > 60°, key gaps over 120°, as between unrelated poses that
+ * a blend mixes, or glTF's BoxAnimated): the polynomial's coefficient error grows to 2e-5
+ * towards 180°.
  */
 const SLERP_EXACT: f64 = -0.5;
-/** f64 pairs (for t, for 1 − t): slot 0 holds (t, 1 − t), slot j the P_j. */
-const SLERP_P = memory.data(16 * 9, 16);
+/** |q|² within this of 1 is a unit quaternion, whose gaps may be halved. */
+const UNIT_TOLERANCE: f64 = 1e-3;
+
+// A slot of prepared coefficients: nine f64 pairs (for t, for 1 − t; pair 0 holds (t, 1 − t),
+// pair j the P_j); at SLERP_KEY the u32 key of the weight they are for (its bits inverted, so a
+// zeroed slot holds a NaN's, which no weight matches); at SLERP4_AT, SIMD, for `slerp4`: f32x4
+// splats of t·P_j(t) for j = 1, 2, 3 (at 16(j − 1)), of (1 − t)·P_j(1 − t) (at 48 + 16(j − 1)) and
+// of t (at 96), each rounded once from f64. At SLERP_HALF the same again for the weight of a
+// halved gap (`slerpHalves`), so that a caller's weight and its half-gap weight stay prepared side
+// by side.
+const SLERP_KEY: usize = 144;
+const SLERP4_AT: usize = 160;
+const SLERP_HALF: usize = 272;
+/** Bytes of a slot. */
+export const SLERP_SLOT_SIZE: usize = 2 * SLERP_HALF;
 /**
- * SIMD, for `slerp4`: f32x4 splats of t·P_j(t) for j = 1, 2, 3 (at 16(j − 1)), of
- * (1 − t)·P_j(1 − t) (at 48 + 16(j − 1)) and of t (at 96), each rounded once from f64.
+ * The slot of the samplers and the mixer: they share one weight over every rotation of a call.
+ * The blend keeps a slot per layer instead (assembly/blend.ts), since its weights alternate
+ * between layers curve by curve.
  */
-const SLERP4_C = memory.data(16 * 7, 16);
+export const SLERP_SHARED = memory.data(<i32>SLERP_SLOT_SIZE, 16);
+/** The midpoint of a halved gap, float4. */
+const MIDPOINT = memory.data(16, 16);
 
 /**
- * The bits of the weight SLERP_P holds (a NaN's: none yet). The blend gives every curve of a layer
- * the same weight, one `slerpShortest` call each: preparing once per weight, not per call
- * (blend-layers +12%).
+ * Prepares `slot` for `slerpPrepared` with weight `w` (b's share, in [0, 1]); nothing to do when
+ * it holds `w` already, so callers whose weight repeats pay the preparation once.
  */
-let preparedWeight: u32 = reinterpret<u32>(<f32>NaN);
-
-/** Prepares `slerpPrepared` for weight `w` (b's share, in [0, 1]); nothing to do when it holds `w` already. */
-export function slerpPrepare(w: f32): void {
+export function slerpPrepare(slot: usize, w: f32): void {
   // Compared bit for bit, so that −0 and 0 keep their own coefficients' signs.
-  if (reinterpret<u32>(w) == preparedWeight) return;
-  preparedWeight = reinterpret<u32>(w);
+  const key = ~reinterpret<u32>(w);
+  if (load<u32>(slot + SLERP_KEY) == key) return;
+  store<u32>(slot + SLERP_KEY, key);
   const t = <f64>w;
   const d = 1 - t;
   const st = t * t;
   const sd = d * d;
   let pt: f64 = 1;
   let pd: f64 = 1;
-  store<f64>(SLERP_P, t);
-  store<f64>(SLERP_P, d, 8);
+  store<f64>(slot, t);
+  store<f64>(slot, d, 8);
   for (let j: usize = 1; j <= 8; j++) {
     const u = load<f64>(SLERP_U + ((j - 1) << 3));
     const v = load<f64>(SLERP_V + ((j - 1) << 3));
     pt *= u * st - v;
     pd *= u * sd - v;
-    store<f64>(SLERP_P + (j << 4), pt);
-    store<f64>(SLERP_P + (j << 4), pd, 8);
+    store<f64>(slot + (j << 4), pt);
+    store<f64>(slot + (j << 4), pd, 8);
     if (ASC_FEATURE_SIMD && j <= 3) {
-      v128.store(SLERP4_C + ((j - 1) << 4), f32x4.splat(<f32>(t * pt)));
-      v128.store(SLERP4_C + ((j + 2) << 4), f32x4.splat(<f32>(d * pd)));
+      v128.store(slot + SLERP4_AT + ((j - 1) << 4), f32x4.splat(<f32>(t * pt)));
+      v128.store(slot + SLERP4_AT + ((j + 2) << 4), f32x4.splat(<f32>(d * pd)));
     }
   }
-  if (ASC_FEATURE_SIMD) v128.store(SLERP4_C + 96, f32x4.splat(w));
+  if (ASC_FEATURE_SIMD) v128.store(slot + SLERP4_AT + 96, f32x4.splat(w));
 }
 
 /**
  * SIMD: the slerp of the four float4 quaternions at `a` (16-byte steps) with the four at `b`, with
- * the weight of the last `slerpPrepare`, into `d0` … `d3`: four at a time in f32 (`slerp4`), and
+ * the weight `slot` was prepared for, into `d0` … `d3`: four at a time in f32 (`slerp4`), and
  * by `slerpPrepared` the quaternions `slerp4` leaves to it.
  */
 // @ts-ignore: decorator
 @inline
-export function slerpPrepared4(a: usize, b: usize, d0: usize, d1: usize, d2: usize, d3: usize): void {
+export function slerpPrepared4(slot: usize, a: usize, b: usize, d0: usize, d1: usize, d2: usize, d3: usize): void {
   const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
   const b0 = v128.load(b), b1 = v128.load(b, 16), b2 = v128.load(b, 32), b3 = v128.load(b, 48);
   // Transposed to structure of arrays: (x0 x1 y0 y1), (z0 z1 w0 w1), then x, y, z, w of all four.
@@ -136,6 +200,7 @@ export function slerpPrepared4(a: usize, b: usize, d0: usize, d1: usize, d2: usi
   const bxy01 = v128.shuffle<f32>(b0, b1, 0, 4, 1, 5), bzw01 = v128.shuffle<f32>(b0, b1, 2, 6, 3, 7);
   const bxy23 = v128.shuffle<f32>(b2, b3, 0, 4, 1, 5), bzw23 = v128.shuffle<f32>(b2, b3, 2, 6, 3, 7);
   const rest = slerp4(
+    slot,
     v128.shuffle<f32>(axy01, axy23, 0, 1, 4, 5),
     v128.shuffle<f32>(axy01, axy23, 2, 3, 6, 7),
     v128.shuffle<f32>(azw01, azw23, 0, 1, 4, 5),
@@ -150,16 +215,16 @@ export function slerpPrepared4(a: usize, b: usize, d0: usize, d1: usize, d2: usi
     d3,
   );
   if (rest) {
-    if (rest & 1) slerpPrepared(a, b, d0);
-    if (rest & 2) slerpPrepared(a + 16, b + 16, d1);
-    if (rest & 4) slerpPrepared(a + 32, b + 32, d2);
-    if (rest & 8) slerpPrepared(a + 48, b + 48, d3);
+    if (rest & 1) slerpPrepared(slot, a, b, d0);
+    if (rest & 2) slerpPrepared(slot, a + 16, b + 16, d1);
+    if (rest & 4) slerpPrepared(slot, a + 32, b + 32, d2);
+    if (rest & 8) slerpPrepared(slot, a + 48, b + 48, d3);
   }
 }
 
 /**
  * SIMD: slerps four quaternion pairs held as structure of arrays (x, y, z, w of the four a's and of
- * the four b's) with the weight t of the last `slerpPrepare`, in f32, and stores quaternion i at
+ * the four b's) with the weight t `slot` was prepared for, in f32, and stores quaternion i at
  * `d0` … `d3` — when every pair is within SLERP_SMALL (key gaps up to ~20°, every gap of 30 Hz
  * motion). Returns the lanes (bit i: quaternion i) it did not store, for the caller to do with
  * `slerpPrepared`: all four when a gap is larger, else those whose result is shorter than 1e-6
@@ -175,7 +240,7 @@ export function slerpPrepared4(a: usize, b: usize, d0: usize, d1: usize, d2: usi
  */
 // @ts-ignore: decorator
 @inline
-export function slerp4(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, d0: usize, d1: usize, d2: usize, d3: usize): i32 {
+export function slerp4(slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, d0: usize, d1: usize, d2: usize, d3: usize): i32 {
   // (ax bx + az bz) + (ay by + aw bw): the order of the other builds' dot.
   const dot = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(az, bz)), f32x4.add(f32x4.mul(ay, by), f32x4.mul(aw, bw)));
   const one = f32x4.splat(1);
@@ -184,9 +249,10 @@ export function slerp4(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v12
   // The shortest arc: b negated where dot < 0.
   const neg = v128.and(f32x4.lt(dot, f32x4.splat(0)), f32x4.splat(-0.0));
   // β = t Σ P_j(t) xm1^j and α likewise for 1 − t, three terms by Horner (beyond them < 4e-9).
-  const beta = f32x4.mul(hornerStep(hornerStep(v128.load(SLERP4_C, 32), xm1, v128.load(SLERP4_C, 16)), xm1, v128.load(SLERP4_C)), xm1);
-  const alpha = f32x4.mul(hornerStep(hornerStep(v128.load(SLERP4_C, 80), xm1, v128.load(SLERP4_C, 64)), xm1, v128.load(SLERP4_C, 48)), xm1);
-  const t = v128.load(SLERP4_C, 96);
+  const c = slot + SLERP4_AT;
+  const beta = f32x4.mul(hornerStep(hornerStep(v128.load(c, 32), xm1, v128.load(c, 16)), xm1, v128.load(c)), xm1);
+  const alpha = f32x4.mul(hornerStep(hornerStep(v128.load(c, 80), xm1, v128.load(c, 64)), xm1, v128.load(c, 48)), xm1);
+  const t = v128.load(c, 96);
   const x = slerpLane(ax, v128.xor(bx, neg), t, alpha, beta);
   const y = slerpLane(ay, v128.xor(by, neg), t, alpha, beta);
   const z = slerpLane(az, v128.xor(bz, neg), t, alpha, beta);
@@ -225,13 +291,20 @@ export function transposeStore(x: v128, y: v128, z: v128, w: v128, d0: usize, d1
 }
 
 /**
- * Slerp of the float4 quaternions at `a` and `b` into `out` with the weight of the last
- * `slerpPrepare`, along the shortest arc (b's coefficient negated when dot < 0); a result shorter
- * than 1e-6 (only reached from zero keys) is identity, as under nlerp.
+ * Slerp of the float4 quaternions at `a` and `b` into `out` with the weight `slot` was prepared
+ * for (`slerpPrepare`), along the shortest arc (b's coefficient negated when dot < 0); a result
+ * shorter than 1e-6 (only reached from zero keys) is identity, as under nlerp.
  */
 // @ts-ignore: decorator
 @inline
-export function slerpPrepared(a: usize, b: usize, out: usize): void {
+export function slerpPrepared(slot: usize, a: usize, b: usize, out: usize): void {
+  slerpPolynomial(slot, a, b, out, true);
+}
+
+/** `slerpPrepared`; with `halve` false (a half gap already), a gap over 120° takes the exact formula. */
+// @ts-ignore: decorator
+@inline
+function slerpPolynomial(slot: usize, a: usize, b: usize, out: usize, halve: bool): void {
   if (ASC_FEATURE_SIMD) {
     // Branch-free in the vector registers: lanes (x, y) and (z, w) in f64; coefficients as (t, 1 − t).
     const qa = v128.load(a);
@@ -251,27 +324,28 @@ export function slerpPrepared(a: usize, b: usize, out: usize): void {
     // dependency chains).
     const xm1s = f64x2.extract_lane(xm1, 0);
     if (xm1s < SLERP_EXACT) {
-      slerpExact(a, b, <f32>load<f64>(SLERP_P), out);
+      if (halve) slerpHalves(slot, a, b, out);
+      else slerpExact(a, b, <f32>load<f64>(slot), out);
       return;
     }
     let acc: v128;
     if (xm1s >= SLERP_SMALL) {
-      acc = f64x2.add(f64x2.mul(v128.load(SLERP_P, 48), xm1), v128.load(SLERP_P, 32));
-      acc = f64x2.add(f64x2.mul(acc, xm1), v128.load(SLERP_P, 16));
+      acc = f64x2.add(f64x2.mul(v128.load(slot, 48), xm1), v128.load(slot, 32));
+      acc = f64x2.add(f64x2.mul(acc, xm1), v128.load(slot, 16));
       acc = f64x2.add(f64x2.mul(acc, xm1), one);
     } else {
       const x2 = f64x2.mul(xm1, xm1);
       const x4 = f64x2.mul(x2, x2);
-      const e01 = f64x2.add(one, f64x2.mul(v128.load(SLERP_P, 16), xm1));
-      const e23 = f64x2.add(v128.load(SLERP_P, 32), f64x2.mul(v128.load(SLERP_P, 48), xm1));
-      const e45 = f64x2.add(v128.load(SLERP_P, 64), f64x2.mul(v128.load(SLERP_P, 80), xm1));
-      const e67 = f64x2.add(v128.load(SLERP_P, 96), f64x2.mul(v128.load(SLERP_P, 112), xm1));
+      const e01 = f64x2.add(one, f64x2.mul(v128.load(slot, 16), xm1));
+      const e23 = f64x2.add(v128.load(slot, 32), f64x2.mul(v128.load(slot, 48), xm1));
+      const e45 = f64x2.add(v128.load(slot, 64), f64x2.mul(v128.load(slot, 80), xm1));
+      const e67 = f64x2.add(v128.load(slot, 96), f64x2.mul(v128.load(slot, 112), xm1));
       const f03 = f64x2.add(e01, f64x2.mul(e23, x2));
       const f47 = f64x2.add(e45, f64x2.mul(e67, x2));
-      acc = f64x2.add(f03, f64x2.mul(f64x2.add(f47, f64x2.mul(v128.load(SLERP_P, 128), x4)), x4));
+      acc = f64x2.add(f03, f64x2.mul(f64x2.add(f47, f64x2.mul(v128.load(slot, 128), x4)), x4));
     }
     // (b's coefficient, a's coefficient), b's negated when dot < 0 (the shortest arc).
-    const c = v128.xor(f64x2.mul(acc, v128.load(SLERP_P)), v128.and(f64x2.lt(dot, f64x2.splat(0)), f64x2(-0.0, 0.0)));
+    const c = v128.xor(f64x2.mul(acc, v128.load(slot)), v128.and(f64x2.lt(dot, f64x2.splat(0)), f64x2(-0.0, 0.0)));
     const cb = v128.shuffle<f64>(c, c, 0, 0);
     const ca = v128.shuffle<f64>(c, c, 1, 1);
     const lo = f64x2.add(f64x2.mul(ca, alo), f64x2.mul(cb, blo));
@@ -293,22 +367,23 @@ export function slerpPrepared(a: usize, b: usize, out: usize): void {
     }
     const xm1 = min(x, 1) - 1;
     if (xm1 < SLERP_EXACT) {
-      slerpExact(a, b, <f32>load<f64>(SLERP_P), out);
+      if (halve) slerpHalves(slot, a, b, out);
+      else slerpExact(a, b, <f32>load<f64>(slot), out);
       return;
     }
     let at: f64, ad: f64;
     if (xm1 >= SLERP_SMALL) {
-      at = ((load<f64>(SLERP_P, 48) * xm1 + load<f64>(SLERP_P, 32)) * xm1 + load<f64>(SLERP_P, 16)) * xm1 + 1;
-      ad = ((load<f64>(SLERP_P, 56) * xm1 + load<f64>(SLERP_P, 40)) * xm1 + load<f64>(SLERP_P, 24)) * xm1 + 1;
+      at = ((load<f64>(slot, 48) * xm1 + load<f64>(slot, 32)) * xm1 + load<f64>(slot, 16)) * xm1 + 1;
+      ad = ((load<f64>(slot, 56) * xm1 + load<f64>(slot, 40)) * xm1 + load<f64>(slot, 24)) * xm1 + 1;
     } else {
       // Estrin's scheme, in the SIMD build's order.
       const x2 = xm1 * xm1;
       const x4 = x2 * x2;
-      at = estrin(SLERP_P, xm1, x2, x4);
-      ad = estrin(SLERP_P + 8, xm1, x2, x4);
+      at = estrin(slot, xm1, x2, x4);
+      ad = estrin(slot + 8, xm1, x2, x4);
     }
-    const cb = sign * (at * load<f64>(SLERP_P));
-    const ca = ad * load<f64>(SLERP_P, 8);
+    const cb = sign * (at * load<f64>(slot));
+    const ca = ad * load<f64>(slot, 8);
     const x0 = ca * ax + cb * bx, y0 = ca * ay + cb * by, z0 = ca * az + cb * bz, w0 = ca * aw + cb * bw;
     if ((x0 * x0 + z0 * z0) + (y0 * y0 + w0 * w0) < <f64>MIN_LENGTH_SQ) {
       storeIdentity(out);
@@ -321,7 +396,40 @@ export function slerpPrepared(a: usize, b: usize, out: usize): void {
   }
 }
 
-/** 1 + Σ P_j xm1^j by Estrin's scheme for one lane of SLERP_P (`p`: the t or the 1 − t lane). */
+/**
+ * A gap over 120° with the weight t of `slot`: the polynomial from a to the midpoint m with weight
+ * 2t (t ≤ ½), else from m to b with 2t − 1 (both exact in f32); m rounded to f32 as the keys are.
+ * The exact formula for quaternions that are not unit.
+ */
+function slerpHalves(slot: usize, a: usize, b: usize, out: usize): void {
+  const ax = <f64>load<f32>(a), ay = <f64>load<f32>(a, 4), az = <f64>load<f32>(a, 8), aw = <f64>load<f32>(a, 12);
+  const bx = <f64>load<f32>(b), by = <f64>load<f32>(b, 4), bz = <f64>load<f32>(b, 8), bw = <f64>load<f32>(b, 12);
+  const t = <f32>load<f64>(slot);
+  const aa = (ax * ax + az * az) + (ay * ay + aw * aw);
+  const bb = (bx * bx + bz * bz) + (by * by + bw * bw);
+  if (!(abs(aa - 1) <= UNIT_TOLERANCE && abs(bb - 1) <= UNIT_TOLERANCE)) {
+    slerpExact(a, b, t, out);
+    return;
+  }
+  const x = (ax * bx + az * bz) + (ay * by + aw * bw);
+  // b's sign along the shortest arc, and 1 / |a ± b| for unit a, b.
+  const s: f64 = x < 0 ? -1 : 1;
+  const k = 1 / Math.sqrt(2 + 2 * abs(x));
+  store<f32>(MIDPOINT, <f32>((ax + s * bx) * k));
+  store<f32>(MIDPOINT, <f32>((ay + s * by) * k), 4);
+  store<f32>(MIDPOINT, <f32>((az + s * bz) * k), 8);
+  store<f32>(MIDPOINT, <f32>((aw + s * bw) * k), 12);
+  const half = slot + SLERP_HALF;
+  if (t <= 0.5) {
+    slerpPrepare(half, t * 2);
+    slerpPolynomial(half, a, MIDPOINT, out, false);
+  } else {
+    slerpPrepare(half, t * 2 - 1);
+    slerpPolynomial(half, MIDPOINT, b, out, false);
+  }
+}
+
+/** 1 + Σ P_j xm1^j by Estrin's scheme for one lane of a coefficient slot (`p`: the slot's t or 1 − t lane). */
 // @ts-ignore: decorator
 @inline
 function estrin(p: usize, xm1: f64, x2: f64, x4: f64): f64 {
@@ -333,13 +441,13 @@ function estrin(p: usize, xm1: f64, x2: f64, x4: f64): f64 {
 }
 
 /**
- * Slerp with its own weight `w` (b's share): the polynomial for w in [0, 1], else the exact
- * formula (`slerpExact`).
+ * Slerp with its own weight `w` (b's share): the polynomial for w in [0, 1] with the coefficients
+ * of `slot` (prepared when it holds another weight), else the exact formula (`slerpExact`).
  */
-export function slerpShortest(a: usize, b: usize, w: f32, out: usize): void {
+export function slerpShortest(slot: usize, a: usize, b: usize, w: f32, out: usize): void {
   if (w >= 0 && w <= 1) {
-    slerpPrepare(w);
-    slerpPrepared(a, b, out);
+    slerpPrepare(slot, w);
+    slerpPrepared(slot, a, b, out);
   } else {
     slerpExact(a, b, w, out);
   }
@@ -347,7 +455,7 @@ export function slerpShortest(a: usize, b: usize, w: f32, out: usize): void {
 
 /**
  * The exact DirectXMath slerp in f64 (linear weights when cos >= 1 − 1e-5), for weights outside
- * [0, 1] and key gaps over 120°, where the polynomial is not accurate enough.
+ * [0, 1] and gaps over 120° between quaternions that are not unit.
  */
 function slerpExact(a: usize, b: usize, w: f32, out: usize): void {
   const ax = <f64>load<f32>(a), ay = <f64>load<f32>(a, 4), az = <f64>load<f32>(a, 8), aw = <f64>load<f32>(a, 12);

@@ -6,7 +6,7 @@
 // extra one is key 0 again (rotations sign-aligned to the last key), so a cycling clip's last
 // interval reads slice n and never wraps.
 import { CLIP_KEYS, CLIP_LINEAR_COUNT, CLIP_SLOT_COUNT, CLIP_SLOT_OUT, FLAG_SLERP, FLAG_STEP } from './layout';
-import { copy4, lerp4, nlerpAligned, slerpPrepare, slerpPrepared, slerpPrepared4 } from './quat';
+import { copy4, lerp4, nlerpAligned, SLERP_SHARED, slerpPrepare, slerpPrepared, slerpPrepared4 } from './quat';
 import { pairK0, pairK1, pairW, uniformKeyPair } from './uniform-key';
 
 /**
@@ -38,19 +38,19 @@ export function uniformSampleSlots(p: usize, time: f64, out: usize, flags: u32):
     lerp4(s0 + o, s1 + o, w, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
   }
   if (flags & FLAG_SLERP) {
-    slerpPrepare(w);
+    slerpPrepare(SLERP_SHARED, w);
     let j: u32 = L;
     if (ASC_FEATURE_SIMD) {
       // Four rotations at a time (their slots are consecutive float4s); the rest one by one.
       for (; j + 4 <= S; j += 4) {
         const o = <usize>j << 4;
         const outs = slotOut + (<usize>j << 2);
-        slerpPrepared4(s0 + o, s1 + o, out + <usize>load<u32>(outs), out + <usize>load<u32>(outs, 4), out + <usize>load<u32>(outs, 8), out + <usize>load<u32>(outs, 12));
+        slerpPrepared4(SLERP_SHARED, s0 + o, s1 + o, out + <usize>load<u32>(outs), out + <usize>load<u32>(outs, 4), out + <usize>load<u32>(outs, 8), out + <usize>load<u32>(outs, 12));
       }
     }
     for (; j < S; j++) {
       const o = <usize>j << 4;
-      slerpPrepared(s0 + o, s1 + o, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
+      slerpPrepared(SLERP_SHARED, s0 + o, s1 + o, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
     }
   } else {
     for (let j: u32 = L; j < S; j++) {

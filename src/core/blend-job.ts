@@ -1,7 +1,7 @@
 import {
   BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_HEADER_SIZE, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT,
   BLEND_OUT, BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD,
-  BLEND_WEIGHTED, BLEND_WEIGHTS, BLEND_MATRICES, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS,
+  BLEND_WEIGHTED, BLEND_MATRICES, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS,
   LAYER_FLAGS, LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_NORMAL, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_SAMPLES,
   LAYER_SIZE, LAYER_TIME, LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from '../../assembly/layout.js';
@@ -46,7 +46,9 @@ export interface BlendJobLayer {
   /**
    * A clip (loaded in the core, of the job's curve count and types) that the call samples at
    * `time` into `samples` before blending, exactly as `AnimSampler.sample(clip, time, samples,
-   * sampling)` would; absent, `samples` already holds the layer.
+   * sampling)` would; absent, `samples` already holds the layer. A layer that cannot contribute
+   * (weight 0 under rule `weighted`, or an additive layer of weight 0) is not sampled: `samples`
+   * keeps what it held.
    */
   readonly clip?: AnimClip;
   /** `clip`'s time, seconds (finite). */
@@ -103,16 +105,15 @@ export class BlendJob {
     this.curveTypes = [...curveTypes];
     this.maxLayers = maxLayers;
     const { order, linearCount } = rotationsLast(curveTypes);
-    const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * n, 16 * n, LAYER_SIZE * maxLayers, 4 * n]);
+    const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * n, 16 * n, LAYER_SIZE * maxLayers]);
     const p = (this.ptr = block.ptr);
     // One curve list, non-rotations first: the rotation list is its tail.
-    const [linear, restAt, layerTable, weights] = block.arrays as [number, number, number, number];
+    const [linear, restAt, layerTable] = block.arrays as [number, number, number];
     const { u32, f32 } = this.runtime;
     u32[(p + BLEND_LINEAR) >>> 2] = linear;
     u32[(p + BLEND_ROTATION) >>> 2] = linear + 4 * linearCount;
     u32[(p + BLEND_REST) >>> 2] = restAt;
     u32[(p + BLEND_LAYERS) >>> 2] = layerTable;
-    u32[(p + BLEND_WEIGHTS) >>> 2] = weights;
     u32[(p + BLEND_CURVE_COUNT) >>> 2] = n;
     u32[(p + BLEND_LINEAR_COUNT) >>> 2] = linearCount;
     u32[(p + BLEND_ROTATION_COUNT) >>> 2] = n - linearCount;

@@ -47,8 +47,10 @@ const SLERP_V = [1 / 3, 2 / 5, 3 / 7, 4 / 9, 5 / 11, 6 / 13, 7 / 15, (SLERP_MU *
 
 /** cos θ − 1 from which the kernels keep three terms (key gaps up to ~20°). */
 const SLERP_SMALL = -1 / 64;
-/** cos θ − 1 below which the kernels use the exact formula (key gaps over 120°). */
+/** cos θ − 1 below which the kernels halve the gap (key gaps over 120°). */
 const SLERP_EXACT = -0.5;
+/** |q|² within this of 1 is a unit quaternion, whose gaps the kernels halve. */
+const UNIT_TOLERANCE = 1e-3;
 
 /**
  * sin(tθ)/sin θ from x = cos θ by Eberly's polynomial, in the kernels' order of operations: three
@@ -72,11 +74,25 @@ function slerpCoefficient(t: number, x: number): number {
 /**
  * Twin of the kernels' slerp (assembly/quat.ts): DirectXMath `XMQuaternionSlerpV` semantics (spec
  * nebula.md §3.4: shortest arc, not renormalised) with sin(tθ)/sin θ evaluated by Eberly's
- * polynomial for weights in [0, 1] and key gaps up to 120°, `exactSlerp` otherwise; a result
- * shorter than 1e-6 (from zero keys) is identity, as under nlerp.
+ * polynomial for weights in [0, 1] and key gaps up to 120°; a larger gap between unit
+ * quaternions is halved at its midpoint (rounded to float32, as the kernels store it) and the
+ * polynomial runs on the half that holds w, with weight 2w or 2w − 1; otherwise `exactSlerp`. A
+ * result shorter than 1e-6 (from zero keys) is identity, as under nlerp.
  */
 export function slerp(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, w: number): F4 {
   if (!(w >= 0 && w <= 1)) return exactSlerp(a, ai, b, bi, w);
+  const x = orderedDot(a, ai, b, bi);
+  if (Math.min(Math.abs(x), 1) - 1 >= SLERP_EXACT) return polynomialSlerp(a, ai, b, bi, w);
+  const unit = (q: ArrayLike<number>, i: number): boolean => Math.abs(orderedDot(q, i, q, i) - 1) <= UNIT_TOLERANCE;
+  if (!unit(a, ai) || !unit(b, bi)) return exactSlerp(a, ai, b, bi, w);
+  const s = x < 0 ? -1 : 1;
+  const k = 1 / Math.sqrt(2 + 2 * Math.abs(x));
+  const m = [0, 1, 2, 3].map((c) => Math.fround((a[ai + c]! + s * b[bi + c]!) * k));
+  return w <= 0.5 ? polynomialSlerp(a, ai, m, 0, 2 * w) : polynomialSlerp(m, 0, b, bi, 2 * w - 1);
+}
+
+/** The polynomial slerp of a gap up to 120° (`exactSlerp` beyond: a half gap between quaternions that are not unit). */
+function polynomialSlerp(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, w: number): F4 {
   let x = orderedDot(a, ai, b, bi);
   let sign = 1;
   if (x < 0) {

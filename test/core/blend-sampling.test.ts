@@ -115,6 +115,33 @@ describe.each(BUILDS)('blend call that samples its layers (%s build)', (build) =
     for (const o of [job, alone, a, b, out, resource]) o.dispose();
   });
 
+  it('samples no layer that cannot contribute (weight 0 under weighted, additive of weight 0), and every layer under priority', () => {
+    const resource = character();
+    core.load(resource);
+    const [walk, wave] = [resource.clip('walk'), resource.clip('wave')];
+    const types = walk.curves.map((c) => c.curveType);
+    const job = new BlendJob(core, types, new Float32Array(4 * types.length), 3);
+    const [a, b, c, reference, out] = [0, 1, 2, 3, 4].map(() => core.createSampleBuffer(walk)) as AnimSampleBuffer[];
+    core.sampler.sample(wave, 0, reference!);
+    const layers = (wb: number, wc: number): BlendJobLayer[] => [
+      { samples: a!, clip: walk, time: 0.3, weight: 1 },
+      { samples: b!, clip: wave, time: 0.4, weight: wb },
+      { samples: c!, clip: wave, time: 0.5, weight: wc, mode: 'additive', reference: reference! },
+    ];
+    const sampled = (buffer: AnimSampleBuffer): boolean => !Number.isNaN(buffer.samples[0]);
+    for (const rule of ['weighted', 'priority'] as const) {
+      for (const [wb, wc] of [[0, 0], [0.5, 0.5]]) {
+        b!.samples.fill(Number.NaN);
+        c!.samples.fill(Number.NaN);
+        job.run(layers(wb!, wc!), out!, { rule, rotation: 'slerp' });
+        expect(sampled(b!)).toBe(wb !== 0 || rule === 'priority');
+        expect(sampled(c!)).toBe(wc !== 0);
+        expect(out!.samples.some(Number.isNaN)).toBe(false);
+      }
+    }
+    for (const o of [job, a!, b!, c!, reference!, out!, resource]) o.dispose();
+  });
+
   it('refuses a clip of another layout, an unloaded clip and a time that is not finite', () => {
     const resource = new AnimResource({
       format: 'test',
