@@ -163,7 +163,13 @@ export const SM_LAYER_COUNT = 84; // u32 L: 0 plays CLIP_A (mixed with CLIP_B); 
 export const SM_BLEND = 88; // ptr: a blend block (BLEND_*) whose layer records name each layer's clip and scratch buffers
 // Per instance i and layer l with layers: time f64 at TIMES + 8(i·L + l), weight f32 at
 // WEIGHTS + 4(i·L + l), cursors at CURSORS + (i·L + l)·C·16.
+export const SM_CLIPS = 92; // ptr: an SM_CLIP_* record per instance (its own clip A), 0 when every instance plays CLIP_A
 export const SM_HEADER_SIZE = 96;
+// A record of SM_CLIPS: the instance's clip block, kind and sampling flags (FLAG_*).
+export const SM_CLIP_BLOCK = 0; // ptr
+export const SM_CLIP_KIND = 4; // u32 KIND_*
+export const SM_CLIP_FLAGS = 8; // u32
+export const SM_CLIP_SIZE = 16;
 
 // `sampleMany` outputs.
 export const OUTPUT_SAMPLES = 0;

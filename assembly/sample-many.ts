@@ -1,5 +1,5 @@
-// Batched playback: one call samples one clip (or mixes two clips with a weight per instance) for
-// N instances at N times into one contiguous output, and optionally composes model-space or
+// Batched playback: one call samples one clip — or each instance its own clip (SM_CLIPS) — (or
+// mixes two clips with a weight per instance) for N instances at N times into one contiguous output, and optionally composes model-space or
 // skinning matrices — one crossing of the JS↔wasm boundary per frame. It loops over the existing
 // kernels (sampleClip, mixSamples, blend, localToModel); it has no sampling math of its own. The batch
 // block is laid out by the host (assembly/layout.ts, SM_*).
@@ -29,6 +29,11 @@ import {
   SM_WEIGHTS,
   SM_LAYER_COUNT,
   SM_BLEND,
+  SM_CLIPS,
+  SM_CLIP_BLOCK,
+  SM_CLIP_FLAGS,
+  SM_CLIP_KIND,
+  SM_CLIP_SIZE,
   BLEND_LAYERS,
   BLEND_OUT,
   BLEND_OUT_COUNTS,
@@ -43,7 +48,8 @@ import { mixSamples } from './mix';
 import { sampleClip } from './sample-clip';
 
 /**
- * Runs batch `p` for its first `count` instances: samples clip A at TIMES[i]; with clip B, samples
+ * Runs batch `p` for its first `count` instances: samples clip A at TIMES[i] (with SM_CLIPS, the
+ * instance's own clip with its own flags instead of CLIP_A and `flags`); with clip B, samples
  * it at TIMES_B[i] and mixes with WEIGHTS[i] as B's share (mixFlags as `mixSamples`); with layers,
  * runs the blend block (which samples each layer's clip with the flags of its record); then, for
  * `output` OUTPUT_MODEL or OUTPUT_SKINNING, writes 16 f32 per joint (column-major) per instance,
@@ -73,6 +79,7 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
   const model = load<usize>(p, SM_MODEL);
   const layerCount = <usize>load<u32>(p, SM_LAYER_COUNT);
   const blendJob = load<usize>(p, SM_BLEND);
+  const clips = load<usize>(p, SM_CLIPS);
   for (let i: usize = 0; i < <usize>count; i++) {
     const s = samples + i * c * 16;
     const k = counts + i * c;
@@ -90,6 +97,9 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
       store<u32>(blendJob + BLEND_OUT, <u32>s);
       store<u32>(blendJob + BLEND_OUT_COUNTS, <u32>k);
       blend(blendJob);
+    } else if (clips != 0) {
+      const r = clips + i * SM_CLIP_SIZE;
+      sampleClip(load<usize>(r, SM_CLIP_BLOCK), load<u32>(r, SM_CLIP_KIND), load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, load<u32>(r, SM_CLIP_FLAGS), timeFactor);
     } else {
       sampleClip(clipA, kindA, load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, flags, timeFactor);
     }

@@ -3,9 +3,11 @@
 // `sample` call per instance; joint samples/s. `crowd-cold` flushes the caches before every frame
 // by touching 96 MiB (outside the measured time); `crowd-cold-steady` does not. Contenders:
 // `animcore-simd` (float keys) and `animcore-simd-quantized` (the same clips loaded with
-// `compression`, in a second SIMD core), timed round by round in turn (tinybench would time one
-// after the other, and the flushed frames are sensitive to the load of a shared machine). The JS
-// key arrays are dropped once both cores hold them (`retainKeys: false`), as a crowd application would.
+// `compression`, in a second SIMD core), one `sampler.sample` call per instance into its own
+// sample buffer; `-many` the same crowd as one `SampleManyJob` with a clip per instance (`clips`),
+// one `run(times)` per frame; all timed round by round in turn (tinybench would time one after the
+// other, and the flushed frames are sensitive to the load of a shared machine). The JS key arrays
+// are dropped once both cores hold them (`retainKeys: false`), as a crowd application would.
 import { AnimCore, AnimResource } from '../../dist/index.js';
 import { makeRigClip } from '../clips.mjs';
 
@@ -77,7 +79,23 @@ export default async function crowdCold({ quick }) {
       for (let i = 0; i < instances; i++) core.sampler.sample(crowd[i].clip, t0 + i * 0.0137, crowd[i][key]);
     };
   };
-  const contenders = { 'animcore-simd': frameOf(float, 'float'), 'animcore-simd-quantized': frameOf(quantized, 'quantized') };
+  // The whole crowd in one call: instance i plays crowd[i].clip.
+  const manyOf = (core) => {
+    const job = core.createSampleMany({ clip: crowd[0].clip, clips: crowd.map((c) => c.clip), instances });
+    const times = new Float64Array(instances);
+    let frame = 0;
+    return () => {
+      const t0 = frame++ * FRAME;
+      for (let i = 0; i < instances; i++) times[i] = t0 + i * 0.0137;
+      job.run(times);
+    };
+  };
+  const contenders = {
+    'animcore-simd': frameOf(float, 'float'),
+    'animcore-simd-quantized': frameOf(quantized, 'quantized'),
+    'animcore-simd-many': manyOf(float),
+    'animcore-simd-quantized-many': manyOf(quantized),
+  };
   const flush = makeFlush();
   const where = `Node ${process.version}, contenders interleaved, ${instances} instances`;
   return [

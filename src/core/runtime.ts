@@ -42,6 +42,7 @@ export class KernelRuntime extends KernelMemory {
   /** Whether the module is the SIMD build. */
   readonly simd: boolean;
   private readonly clips = new WeakMap<AnimClip, LoadedClip>();
+  private releaseCount = 0;
 
   constructor(kernel: KernelExports) {
     super(kernel);
@@ -77,7 +78,16 @@ export class KernelRuntime extends KernelMemory {
     return { encoding: loaded.name, bytes: loaded.blocks.reduce((sum, b) => sum + this.blockBytes(b), 0) };
   }
 
+  /**
+   * How many times clips were released (`resource.dispose()`): a job that keeps clip blocks checks
+   * them again when it changed, instead of looking every clip up at every call.
+   */
+  get releases(): number {
+    return this.releaseCount;
+  }
+
   private release(clips: readonly AnimClip[]): void {
+    this.releaseCount++;
     for (const clip of clips) {
       for (const block of this.clips.get(clip)?.blocks ?? []) this.free(block);
       this.clips.delete(clip);

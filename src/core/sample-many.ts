@@ -1,4 +1,4 @@
-import { type AnimClip, bindJoints, type BlendMode, type BlendOptions, type JointBinding, restValue, type RotationMode, type Skeleton } from '../anim/index.js';
+import { type AnimClip, bindJoints, type SampleOptions, type BlendMode, type BlendOptions, type JointBinding, restValue, type RotationMode, type Skeleton } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import {
   CURSOR_BYTES_PER_CURVE,
@@ -30,13 +30,18 @@ import {
   SM_WEIGHTS,
   SM_BLEND,
   SM_LAYER_COUNT,
+  SM_CLIPS,
+  SM_CLIP_BLOCK,
+  SM_CLIP_FLAGS,
+  SM_CLIP_KIND,
+  SM_CLIP_SIZE,
 } from '../../assembly/layout.js';
 import { BlendJob, BlendMask } from './blend-job.js';
 import { AnimSampleBuffer } from './sample-buffer.js';
 import { AnimSampler } from './sampler.js';
 import { rotationsLast } from './clip-layout.js';
 import { LocalToModelJob } from './local-to-model.js';
-import type { KernelRuntime, RuntimeOwner } from './runtime.js';
+import type { KernelRuntime, RuntimeOwner, SamplingPlan } from './runtime.js';
 import { restInverseBindMatrices } from './sample-many-inverse-bind.js';
 
 const OUTPUT_KINDS = { samples: OUTPUT_SAMPLES, model: OUTPUT_MODEL, skinning: OUTPUT_SKINNING } as const;
@@ -58,8 +63,16 @@ export interface SampleManyLayer {
 
 /** Options of `AnimCore.createSampleMany`. */
 export interface SampleManyOptions {
-  /** The clip every instance plays (loaded in the core). */
+  /** The clip every instance plays (loaded in the core), unless `clips` gives an instance its own. */
   clip: AnimClip;
+  /**
+   * A crowd on distinct clips: instance i plays `clips[i]` instead of `clip` (at most `instances`
+   * clips; instances beyond them play `clip`), each sampled with its own `rotation` unless the
+   * options give one. Every clip is loaded in the core and has `clip`'s curve count and types (a
+   * crowd of one rig); any key encoding. `setClip` changes an instance's clip later. Not with
+   * `layers`. Per instance the same as `sampler.sample(clips[i], times[i], …)`, in one call.
+   */
+  clips?: readonly AnimClip[];
   /**
    * A second clip mixed in per instance with `weights[i]` as its share (Nebula3 mixing, spec
    * nebula.md §3.5). Same curve count and curve types as `clip`; loaded in the core.
@@ -138,16 +151,29 @@ export class SampleManyJob {
   readonly layerCount: number;
   /** Wasm objects of the layers, freed with the job. */
   private readonly owned: { dispose(): void }[] = [];
+  /** How each instance's own clip is sampled (`SampleOptions` of the job). */
+  private readonly sampling: SampleOptions;
+  /** Per instance its own clip (`clips`, `setClip`), null while every instance plays `clip`. */
+  private instanceClips: (AnimClip | null)[] | null = null;
+  /** The SM_CLIP_* records of `instanceClips` (a block of their own), 0 without. */
+  private clipTable = 0;
+  /** Layer clips and the blocks the blend records name. */
+  private readonly layerBlocks: { clip: AnimClip; ptr: number }[] = [];
+  /** `runtime.releases` when the clips' blocks were last checked. */
+  private checkedReleases: number;
 
   /**
    * @throws UsageError when a clip is not loaded, the clips' layouts differ, `instances` is not a
    *   positive integer, `skeleton` is missing for matrices, `inverseBindMatrices` is too short,
-   *   `timeFactor` is not finite, or `rotation: 'raw'` is asked of a clip that is not Unity-curve
+   *   `timeFactor` is not finite, `rotation: 'raw'` is asked of a clip that is not Unity-curve, or
+   *   `clips` is longer than `instances`, given with `layers`, or holds a clip as `setClip` refuses
    */
   constructor(core: RuntimeOwner, options: SampleManyOptions) {
     const { clip, mixWith, instances, output = 'samples' } = options;
     const runtime = core.runtime;
     this.runtime = runtime;
+    this.checkedReleases = runtime.releases;
+    this.sampling = { rotation: options.rotation, sampleType: options.sampleType, timeFactor: options.timeFactor };
     const a = runtime.plan(clip, options);
     const b = mixWith === undefined ? null : runtime.plan(mixWith, options);
     if (!Number.isInteger(instances) || instances < 1) throw new UsageError(`instances must be a positive integer, got ${instances}`);
@@ -180,7 +206,7 @@ export class SampleManyJob {
       if (layer.clip.curves.length !== types.length || layer.clip.curves.some((c, i) => c.curveType !== types[i])) {
         throw new UsageError(`layer ${l}: clip "${layer.clip.name}" differs from "${clip.name}" in curve count or types`);
       }
-      runtime.plan(layer.clip, options);
+      this.layerBlocks.push({ clip: layer.clip, ptr: runtime.plan(layer.clip, options).loaded.ptr });
     });
     this.layerCount = layers.length;
     const n = instances;
@@ -220,6 +246,107 @@ export class SampleManyJob {
     u32.set(mix.order, this.arrayAt(SM_MIX_CURVES) >>> 2);
     if (inverseBind !== null) runtime.f32.set(Array.from(inverseBind).slice(0, 16 * j), this.arrayAt(SM_INVERSE_BIND) >>> 2);
     if (layers.length > 0) this.setUpLayers(core, options, layers);
+    if (options.clips !== undefined) {
+      if (layers.length > 0) throw this.disposedWith(new UsageError('give clips or layers, not both'));
+      if (options.clips.length > instances) throw this.disposedWith(new UsageError(`${options.clips.length} clips for a job of ${instances} instances`));
+      try {
+        options.clips.forEach((c, i) => this.setClip(i, c));
+      } catch (e) {
+        throw this.disposedWith(e);
+      }
+    }
+  }
+
+  /** Frees what the constructor allocated and returns `error`, for the constructor to throw. */
+  private disposedWith(error: unknown): unknown {
+    this.dispose();
+    return error;
+  }
+
+  /**
+   * Instance `instance` plays `clip` from the next `run` on (null: `options.clip` again); its
+   * keyed/Unity cursors start afresh. A crowd on distinct clips in one call (ozz-animation's one
+   * sampling job per animation, or three.js's one mixer per character, in one crossing).
+   * @throws UsageError when `instance` is not an integer in [0, instances), `clip` is not loaded,
+   *   differs from `options.clip` in curve count or types, or cannot be sampled with the job's
+   *   `rotation` (`'raw'` only for Unity-curve clips), or after `dispose()`
+   */
+  setClip(instance: number, clip: AnimClip | null): void {
+    if (this.ptr === 0) throw new UsageError('this SampleManyJob was disposed');
+    if (this.layerCount > 0) throw new UsageError('a layered SampleManyJob plays its layers; give clips or layers, not both');
+    if (!Number.isInteger(instance) || instance < 0 || instance >= this.instances) {
+      throw new UsageError(`instance must be an integer in [0, ${this.instances}), got ${instance}`);
+    }
+    const playing = clip ?? this.clip;
+    if (playing.curves.length !== this.curveCount || playing.curves.some((c, i) => c.curveType !== this.clip.curves[i]!.curveType)) {
+      throw new UsageError(`clip "${playing.name}" differs from "${this.clip.name}" in curve count or types; a SampleManyJob's clips share one curve layout`);
+    }
+    const plan = this.runtime.plan(playing, this.sampling);
+    this.checkClips();
+    if (this.instanceClips === null) {
+      this.instanceClips = new Array<AnimClip | null>(this.instances).fill(null);
+      this.clipTable = this.runtime.allocBlock(this.instances * SM_CLIP_SIZE, []).ptr;
+      this.runtime.u32[(this.ptr + SM_CLIPS) >>> 2] = this.clipTable;
+      this.writeClipRecords();
+    }
+    this.instanceClips[instance] = clip;
+    this.writeClipRecord(instance, plan);
+    // Cursors are forward-playback hints into one clip's keys.
+    const cursorBytes = CURSOR_BYTES_PER_CURVE * this.curveCount;
+    const cursors = this.arrayAt(SM_CURSORS) + instance * cursorBytes;
+    this.runtime.u8.fill(0, cursors, cursors + cursorBytes);
+  }
+
+  /** The clip instance `instance` plays (`setClip`, `clips`, else `options.clip`). */
+  clipOf(instance: number): AnimClip {
+    return this.instanceClips?.[instance] ?? this.clip;
+  }
+
+  private writeClipRecord(instance: number, plan: SamplingPlan): void {
+    const at = (this.clipTable + instance * SM_CLIP_SIZE) >>> 2;
+    const u32 = this.runtime.u32;
+    u32[at + (SM_CLIP_BLOCK >>> 2)] = plan.loaded.ptr;
+    u32[at + (SM_CLIP_KIND >>> 2)] = plan.loaded.kind;
+    u32[at + (SM_CLIP_FLAGS >>> 2)] = plan.flags;
+  }
+
+  /** Every instance's record from its clip's current block (one plan per distinct clip). */
+  private writeClipRecords(): void {
+    const plans = new Map<AnimClip, SamplingPlan>();
+    for (let i = 0; i < this.instances; i++) {
+      const clip = this.clipOf(i);
+      let plan = plans.get(clip);
+      if (plan === undefined) plans.set(clip, (plan = this.runtime.plan(clip, this.sampling)));
+      this.writeClipRecord(i, plan);
+    }
+  }
+
+  /**
+   * After a resource was disposed (`runtime.releases` changed): the job's clips must still be
+   * loaded — the kernel would read freed memory otherwise —, and their blocks are written again
+   * (a clip loaded again lives elsewhere). Between releases it costs one comparison per call.
+   * @throws UsageError naming a clip that is no longer loaded
+   */
+  private checkClips(): void {
+    const runtime = this.runtime;
+    if (runtime.releases === this.checkedReleases) return;
+    const u32 = runtime.u32;
+    const at = (field: number) => (this.ptr + field) >>> 2;
+    const a = runtime.plan(this.clip, this.sampling).loaded;
+    u32[at(SM_CLIP_A)] = a.ptr;
+    u32[at(SM_KIND_A)] = a.kind;
+    if (this.mixWith !== null) {
+      const b = runtime.plan(this.mixWith, this.sampling).loaded;
+      u32[at(SM_CLIP_B)] = b.ptr;
+      u32[at(SM_KIND_B)] = b.kind;
+    }
+    for (const { clip, ptr } of this.layerBlocks) {
+      if (!runtime.isLoaded(clip) || runtime.loaded(clip).ptr !== ptr) {
+        throw new UsageError(`layer clip "${clip.name}" was disposed (or loaded again) since this SampleManyJob was created; create the job again`);
+      }
+    }
+    if (this.instanceClips !== null) this.writeClipRecords();
+    this.checkedReleases = runtime.releases;
   }
 
   /**
@@ -292,6 +419,7 @@ export class SampleManyJob {
     const n = times.length;
     if (n > this.instances) throw new UsageError(`${n} times for a job of ${this.instances} instances`);
     checkFinite('times', times, n);
+    this.checkClips();
     const f64 = this.runtime.f64;
     f64.set(times, this.arrayAt(SM_TIMES) >>> 3);
     if (this.mixWith !== null) {
@@ -319,6 +447,7 @@ export class SampleManyJob {
     checkFinite('times', times, n * lanes);
     checkFinite('weights', weights, n * lanes);
     for (let i = 0; i < n * lanes; i++) if (weights[i]! < 0) throw new UsageError(`weights[${i}] is negative: ${weights[i]}`);
+    this.checkClips();
     this.runtime.f64.set(times, this.arrayAt(SM_TIMES) >>> 3);
     const w = weights.length === n * lanes ? weights : Array.prototype.slice.call(weights, 0, n * lanes);
     this.runtime.f32.set(w as ArrayLike<number>, this.arrayAt(SM_WEIGHTS) >>> 2);
@@ -356,6 +485,8 @@ export class SampleManyJob {
   dispose(): void {
     if (this.ptr === 0) return;
     this.runtime.free(this.ptr);
+    if (this.clipTable !== 0) this.runtime.free(this.clipTable);
+    this.clipTable = 0;
     this.ltm?.dispose();
     for (const o of this.owned.splice(0)) o.dispose();
     this.ptr = 0;

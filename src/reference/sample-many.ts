@@ -5,6 +5,8 @@ import { referenceMix } from './mix.js';
 import { referenceSample } from './sample-clip.js';
 
 export interface ReferenceSampleManyOptions extends SampleOptions {
+  /** Instance i samples `clips[i]` instead of `clip` (instances beyond them `clip`); same layout. */
+  clips?: readonly AnimClip[];
   /** A second clip of the same layout mixed in with `weights[i]` as its share. */
   mixWith?: AnimClip;
   weights?: ArrayLike<number>;
@@ -19,7 +21,7 @@ export interface ReferenceSampleManyOptions extends SampleOptions {
 
 /**
  * Plain-TypeScript twin of the core's `SampleManyJob` (assembly/sample-many.ts): per instance i,
- * `referenceSample(clip, times[i])`, mixed with `mixWith` at `timesB[i]` by `weights[i]`
+ * `referenceSample(clips[i] ?? clip, times[i])`, mixed with `mixWith` at `timesB[i]` by `weights[i]`
  * (`referenceMix`), then `referenceLocalToModel` and the product with the inverse bind matrix.
  * @param out `samples` `4 × curveCount × n`, `counts` `curveCount × n`, `matrices` (with a
  *   binding) `16 × jointCount × n` floats; instance-major, written
@@ -45,7 +47,7 @@ export function referenceSampleMany(
   const model = new Float32Array(16 * j);
   for (let i = 0; i < n; i++) {
     const mine = { samples: out.samples.subarray(4 * c * i, 4 * c * (i + 1)), counts: out.counts.subarray(c * i, c * (i + 1)) };
-    referenceSample(clip, times[i]!, mine, options);
+    referenceSample(options.clips?.[i] ?? clip, times[i]!, mine, options);
     if (mixWith !== undefined) {
       referenceSample(mixWith, (options.timesB ?? times)[i]!, other, options);
       referenceMix(types, mine, other, weights![i]!, mine, { rotation: options.mixRotation });
