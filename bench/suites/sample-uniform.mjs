@@ -9,8 +9,13 @@ const JOINTS = 64;
 const INSTANCES = 100;
 const FRAME = 1 / 60;
 
-function instanceTimes(frame) {
-  return Array.from({ length: INSTANCES }, (_, i) => frame * FRAME + i * 0.0137);
+/**
+ * Instance i's time in `frame`. Computed in the loop, not as an array per frame: allocating that
+ * array cost ~47 ns per instance (14 % of the simd contender's frame), which the three.js
+ * contenders (`mixer.update(frame)`) do not pay.
+ */
+function instanceTime(frame, i) {
+  return frame * FRAME + i * 0.0137;
 }
 
 function arrays(n) {
@@ -30,18 +35,18 @@ export default function sampleUniform({ cores }) {
     const bufsB = Array.from({ length: INSTANCES }, () => core.createSampleBuffer(clip));
     let frame = 0;
     cases['sample-uniform'][name] = () => {
-      const times = instanceTimes(frame++);
-      for (let i = 0; i < INSTANCES; i++) core.sampler.sample(clip, times[i], bufs[i]);
+      const f = frame++;
+      for (let i = 0; i < INSTANCES; i++) core.sampler.sample(clip, instanceTime(f, i), bufs[i]);
     };
     cases['sample-uniform-slerp'][name] = () => {
-      const times = instanceTimes(frame++);
-      for (let i = 0; i < INSTANCES; i++) core.sampler.sample(clip, times[i], bufs[i], { rotation: 'slerp' });
+      const f = frame++;
+      for (let i = 0; i < INSTANCES; i++) core.sampler.sample(clip, instanceTime(f, i), bufs[i], { rotation: 'slerp' });
     };
     cases['sample-mix'][name] = () => {
-      const times = instanceTimes(frame++);
+      const f = frame++;
       for (let i = 0; i < INSTANCES; i++) {
-        core.sampler.sample(clip, times[i], bufs[i]);
-        core.sampler.sample(clipB, times[i], bufsB[i]);
+        core.sampler.sample(clip, instanceTime(f, i), bufs[i]);
+        core.sampler.sample(clipB, instanceTime(f, i), bufsB[i]);
         core.mixer.mix(bufs[i], bufsB[i], 0.5, bufs[i]);
       }
     };
@@ -52,18 +57,18 @@ export default function sampleUniform({ cores }) {
   const types = clip.curves.map((c) => c.curveType);
   let refFrame = 0;
   cases['sample-uniform']['reference-ts'] = () => {
-    const times = instanceTimes(refFrame++);
-    for (let i = 0; i < INSTANCES; i++) referenceSample(clip, times[i], refs[i]);
+    const f = refFrame++;
+    for (let i = 0; i < INSTANCES; i++) referenceSample(clip, instanceTime(f, i), refs[i]);
   };
   cases['sample-uniform-slerp']['reference-ts'] = () => {
-    const times = instanceTimes(refFrame++);
-    for (let i = 0; i < INSTANCES; i++) referenceSample(clip, times[i], refs[i], { rotation: 'slerp' });
+    const f = refFrame++;
+    for (let i = 0; i < INSTANCES; i++) referenceSample(clip, instanceTime(f, i), refs[i], { rotation: 'slerp' });
   };
   cases['sample-mix']['reference-ts'] = () => {
-    const times = instanceTimes(refFrame++);
+    const f = refFrame++;
     for (let i = 0; i < INSTANCES; i++) {
-      referenceSample(clip, times[i], refs[i]);
-      referenceSample(clipB, times[i], refsB[i]);
+      referenceSample(clip, instanceTime(f, i), refs[i]);
+      referenceSample(clipB, instanceTime(f, i), refsB[i]);
       referenceMix(types, refs[i], refsB[i], 0.5, refs[i]);
     }
   };
