@@ -8,15 +8,15 @@ export const UNITY_EXPORT_FPS = 60;
 
 /**
  * The keys (over its animated curves) an export bakes from one clip at most when no `fps` was
- * asked for: 2^20 (16 MiB of float4 keys), or 64 times the clip's own keys where that is more.
- * The bake's size is duration × `UNITY_EXPORT_FPS`, not what the file holds: a 1.5 KB glTF whose
- * one cubic key sits at 18 h bakes 12 million keys (190 MiB, then 10 s of reduction) to write
- * 1.4 KB (issue 13, fuzz seed 2246009700 #127554). A real clip's keys come at a frame rate near
- * the bake's, so its bake stays a small multiple of the file; an explicit `fps` is the caller's
- * choice, bounded only by `resample`'s MAX_OUTPUT_KEYS.
+ * asked for: 2^19 (8 MiB of float4 keys, about half a second of baking and reduction), or 64 times
+ * the clip's own keys where that is more. The bake's size is duration × `UNITY_EXPORT_FPS`, not
+ * what the file holds: a 1.5 KB glTF whose one cubic key sits at 18 h baked 12 million keys
+ * (190 MiB, then 10 s of reduction) to write 1.4 KB (issue 13, fuzz seed 2246009700 #127554). A
+ * real clip's keys come at a frame rate near the bake's, so its bake stays a small multiple of the
+ * file; an explicit `fps` is the caller's choice, bounded only by `resample`'s MAX_OUTPUT_KEYS.
  */
 function implicitBakeLimit(clip: AnimClip): number {
-  return Math.max(2 ** 20, 64 * clip.curves.reduce((n, c) => n + ownKeyCount(c, clip.keyCount), 0));
+  return Math.max(2 ** 19, 64 * clip.curves.reduce((n, c) => n + ownKeyCount(c, clip.keyCount), 0));
 }
 
 /** The keys a curve holds in its own encoding (`keyCount`: the clip's, for uniform keys). */

@@ -31,7 +31,7 @@ describe('exportClip: the bake an export makes unasked', () => {
   });
 
   it('bakes a clip whose own keys come near the bake rate, however long', () => {
-    // 20,000 keys over 5 h: 1,080,001 baked keys, over 2^20 but within 64 × its own keys.
+    // 20,000 keys over 5 h: 1,080,001 baked keys, over 2^19 but within 64 × its own keys.
     const clip = cubicClip(Array.from({ length: 20_000 }, (_, k) => (18_000 * k) / 19_999));
     const baked = exportClip(core, clip);
     expect(baked.keyCount).toBe(1_080_001);
