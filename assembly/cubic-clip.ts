@@ -1,41 +1,51 @@
 // The cubic-spline clip sampler (glTF 2.0 Appendix C "Cubic Spline Interpolation"): every slot has
 // its own key times and, per key, an in-tangent, a value and an out-tangent (three float4s,
-// CUBIC_KEY_BYTES), one KEYED_* record per slot at CLIP_KEYS. Between keys k and k+1, with d = t[k+1] − t[k]
-// and s = (t − t[k]) / d: (2s³−3s²+1)·v_k + d(s³−2s²+s)·b_k + (−2s³+3s²)·v_k+1 + d(s³−s²)·a_k+1,
+// CUBIC_KEY_BYTES). Slots sharing one array of times form a time group (KEYED_* records, as the
+// keyed sampler's): one key search and one set of Hermite basis weights per group, then four
+// multiply-adds of float4s per member. Between keys k and k+1, with d = t[k+1] − t[k] and
+// s = (t − t[k]) / d: (2s³−3s²+1)·v_k + d(s³−2s²+s)·b_k + (−2s³+3s²)·v_k+1 + d(s³−s²)·a_k+1,
 // rotations normalised after. Before the first key, from the last key on, on a key's exact time
 // and with FLAG_STEP the key's value as stored (tangents never leak out). Cursors as the keyed
 // sampler's.
 import { wrapCycle } from './clip-header';
-import { findKey } from './keyed-clip';
-import { CLIP_KEYS, CLIP_LINEAR_COUNT, CLIP_SLOT_COUNT, CLIP_SLOT_OUT, CUBIC_KEY_BYTES, FLAG_STEP, KEYED_KEY_COUNT, KEYED_RECORD_SIZE, KEYED_TIMES, KEYED_VALUES } from './layout';
+import { groupKey } from './keyed-clip';
+import {
+  CLIP_KEY_COUNT,
+  CLIP_KEYS,
+  CLIP_SLOT_OUT,
+  CUBIC_KEY_BYTES,
+  FLAG_STEP,
+  KEYED_FIRST_SLOT,
+  KEYED_KEY_COUNT,
+  KEYED_LINEAR_COUNT,
+  KEYED_MEMBER_COUNT,
+  KEYED_RECORD_SIZE,
+  KEYED_TIMES,
+  KEYED_VALUES,
+} from './layout';
 import { copy4, normalize4 } from './quat';
 
 /** Samples the slots of cubic clip block `p` at `time` seconds into `out`; `cursors` as `keyedSampleSlots`. */
 export function cubicSampleSlots(p: usize, time: f64, out: usize, cursors: usize, flags: u32): void {
   const t = wrapCycle(p, time);
-  const S = load<u32>(p, CLIP_SLOT_COUNT);
-  const L = load<u32>(p, CLIP_LINEAR_COUNT);
+  const G = load<u32>(p, CLIP_KEY_COUNT);
   const records = load<usize>(p, CLIP_KEYS);
   const slotOut = load<usize>(p, CLIP_SLOT_OUT);
   const step = (flags & FLAG_STEP) != 0;
-  for (let j: u32 = 0; j < S; j++) {
-    const rec = records + <usize>j * KEYED_RECORD_SIZE;
+  for (let g: u32 = 0; g < G; g++) {
+    const rec = records + <usize>g * KEYED_RECORD_SIZE;
     const n = load<u32>(rec, KEYED_KEY_COUNT);
     const times = load<usize>(rec, KEYED_TIMES);
-    const values = load<usize>(rec, KEYED_VALUES);
-    const outOffset = load<u32>(slotOut + (<usize>j << 2));
-    const dst = out + <usize>outOffset;
-    if (t < <f64>load<f32>(times)) {
-      copy4(values + 16, dst);
-      continue;
-    }
-    const cursorAt = cursors + <usize>outOffset;
-    const k = findKey(times, n, t, load<u32>(cursorAt));
-    store<u32>(cursorAt, k);
-    const a = values + <usize>k * CUBIC_KEY_BYTES;
+    const M = <usize>load<u32>(rec, KEYED_MEMBER_COUNT);
+    const L = <usize>load<u32>(rec, KEYED_LINEAR_COUNT);
+    const outs = slotOut + (<usize>load<u32>(rec, KEYED_FIRST_SLOT) << 2);
+    const k = groupKey(rec, t, cursors + <usize>load<u32>(outs));
+    const stride = M * CUBIC_KEY_BYTES;
+    const a = load<usize>(rec, KEYED_VALUES) + <usize>k * stride;
     const t0 = <f64>load<f32>(times + (<usize>k << 2));
-    if (step || k + 1 >= n || t == t0) {
-      copy4(a + 16, dst);
+    // Before the first key (k is 0), on a key's time, at the last key or beyond, and under a step.
+    if (step || t <= t0 || k + 1 >= n) {
+      for (let m: usize = 0; m < M; m++) copy4(a + m * CUBIC_KEY_BYTES + 16, out + <usize>load<u32>(outs + (m << 2)));
       continue;
     }
     const d = <f64>load<f32>(times + (<usize>(k + 1) << 2)) - t0;
@@ -47,24 +57,43 @@ export function cubicSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     const h10 = df * (s3 - <f32>2 * s2 + s);
     const h01 = <f32>3 * s2 - <f32>2 * s3;
     const h11 = df * (s3 - s2);
-    const b = a + CUBIC_KEY_BYTES;
-    hermite4(a + 16, a + 32, b + 16, b, h00, h10, h01, h11, dst);
-    if (j >= L) normalize4(dst, dst);
+    hermiteMembers(a, stride, out, outs, 0, L, h00, h10, h01, h11, false);
+    hermiteMembers(a, stride, out, outs, L, M, h00, h10, h01, h11, true);
   }
 }
 
-/** out = h00·v0 + h10·out0 + h01·v1 + h11·in1 on all four lanes. */
+/**
+ * Members `from` … `to` − 1 of a group at the key pair `a` (key k's members) and `a + stride`
+ * (key k+1's), into `out` at the members' slot offsets (`outs`): out = h00·v_k + h10·out_k + h01·v_k+1 + h11·in_k+1 on all four lanes, normalised
+ * for rotations. The SIMD build splats the four weights once.
+ */
 // @ts-ignore: decorator
 @inline
-function hermite4(v0: usize, out0: usize, v1: usize, in1: usize, h00: f32, h10: f32, h01: f32, h11: f32, out: usize): void {
+function hermiteMembers(a: usize, stride: usize, out: usize, outs: usize, from: usize, to: usize, h00: f32, h10: f32, h01: f32, h11: f32, rotation: bool): void {
   if (ASC_FEATURE_SIMD) {
-    let r = f32x4.mul(v128.load(v0), f32x4.splat(h00));
-    r = f32x4.add(r, f32x4.mul(v128.load(out0), f32x4.splat(h10)));
-    r = f32x4.add(r, f32x4.mul(v128.load(v1), f32x4.splat(h01)));
-    v128.store(out, f32x4.add(r, f32x4.mul(v128.load(in1), f32x4.splat(h11))));
+    const w00 = f32x4.splat(h00);
+    const w10 = f32x4.splat(h10);
+    const w01 = f32x4.splat(h01);
+    const w11 = f32x4.splat(h11);
+    for (let m = from; m < to; m++) {
+      const k0 = a + m * CUBIC_KEY_BYTES;
+      const k1 = k0 + stride;
+      let r = f32x4.mul(v128.load(k0, 16), w00);
+      r = f32x4.add(r, f32x4.mul(v128.load(k0, 32), w10));
+      r = f32x4.add(r, f32x4.mul(v128.load(k1, 16), w01));
+      const dst = out + <usize>load<u32>(outs + (m << 2));
+      v128.store(dst, f32x4.add(r, f32x4.mul(v128.load(k1), w11)));
+      if (rotation) normalize4(dst, dst);
+    }
   } else {
-    for (let c: usize = 0; c < 16; c += 4) {
-      store<f32>(out + c, load<f32>(v0 + c) * h00 + load<f32>(out0 + c) * h10 + load<f32>(v1 + c) * h01 + load<f32>(in1 + c) * h11);
+    for (let m = from; m < to; m++) {
+      const k0 = a + m * CUBIC_KEY_BYTES;
+      const k1 = k0 + stride;
+      const dst = out + <usize>load<u32>(outs + (m << 2));
+      for (let c: usize = 0; c < 16; c += 4) {
+        store<f32>(dst + c, load<f32>(k0 + c, 16) * h00 + load<f32>(k0 + c, 32) * h10 + load<f32>(k1 + c, 16) * h01 + load<f32>(k1 + c) * h11);
+      }
+      if (rotation) normalize4(dst, dst);
     }
   }
 }

@@ -1,27 +1,35 @@
 // The keyed clip sampler: every slot has its own key times (AAF channels, Meteor frames, glTF
-// LINEAR and STEP samplers; spec aaf.md §2.3, glTF 2.0 Appendix C), one KEYED_* record per slot
-// at CLIP_KEYS. Before the first key a curve holds key 0, from the last key on it holds the last
-// key; equal neighbouring times are a step (the later key wins from that time on); a KEYED_STEP
-// curve holds key k until key k+1. Rotations take the shorter arc between the two keys as stored
-// (a dot test per sample), so a key's exact time gives that key as stored, as glTF requires. A per-instance cursor (the first u32 of the curve's cursor slots, owned
-// by the sample buffer) remembers the last interval, so forward playback finds its keys in O(1);
-// it is only a hint and never changes a result.
+// LINEAR and STEP samplers; spec aaf.md §2.3, glTF 2.0 Appendix C). Slots sharing one array of
+// times form a time group (one KEYED_* record at CLIP_KEYS, assembly/layout.ts): its times are
+// searched once per sample, and every member is interpolated with that key pair and weight (glTF
+// samplers usually share one input accessor across a node's channels or the whole animation).
+// Before the first key a curve holds key 0, from the last key on it holds the last key; equal
+// neighbouring times are a step (the later key wins from that time on); a KEYED_STEP group holds
+// key k until key k+1. Rotations take the shorter arc between the two keys as stored (a dot test
+// per sample), so a key's exact time gives that key as stored, as glTF requires. A per-instance
+// cursor (the first u32 of the group's first slot's cursor bytes, owned by the sample buffer)
+// remembers the last interval, so forward playback finds its keys in O(1); it is only a hint and
+// never changes a result.
 import { wrapCycle } from './clip-header';
 import {
+  CLIP_KEY_COUNT,
   CLIP_KEYS,
   CLIP_LINEAR_COUNT,
-  CLIP_SLOT_COUNT,
+  CLIP_SINGLE_COUNT,
   CLIP_SLOT_OUT,
   FLAG_SLERP,
   FLAG_STEP,
+  KEYED_FIRST_SLOT,
   KEYED_FLAGS,
   KEYED_KEY_COUNT,
+  KEYED_LINEAR_COUNT,
+  KEYED_MEMBER_COUNT,
   KEYED_RECORD_SIZE,
   KEYED_STEP,
   KEYED_TIMES,
   KEYED_VALUES,
 } from './layout';
-import { copy4, lerp4, nlerpShortest, SLERP_SHARED, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpShortest, SLERP_SHARED, slerpPrepare, slerpPrepared, slerpShortest } from './quat';
 
 /**
  * Index of the last key with time <= t (0 when t is before every key), from the cursor's
@@ -47,29 +55,40 @@ export function findKey(times: usize, n: u32, t: f64, cursor: u32): u32 {
 }
 
 /**
+ * The key of time group `rec` at `t` (clip time), through and into the group's cursor: the index
+ * of the last key with time <= t, 0 before every key.
+ */
+// @ts-ignore: decorator
+@inline
+export function groupKey(rec: usize, t: f64, cursorAt: usize): u32 {
+  const k = findKey(load<usize>(rec, KEYED_TIMES), load<u32>(rec, KEYED_KEY_COUNT), t, load<u32>(cursorAt));
+  store<u32>(cursorAt, k);
+  return k;
+}
+
+/**
  * Samples the slots of keyed clip block `p` at `time` seconds (Cycle infinity wraps the clip time
  * first) into `out`, reading and updating `cursors` (CURSOR_BYTES_PER_CURVE per curve). Flags as
  * `uniformSampleSlots`.
  */
 export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize, flags: u32): void {
   const t = wrapCycle(p, time);
-  const S = load<u32>(p, CLIP_SLOT_COUNT);
+  const G = load<u32>(p, CLIP_KEY_COUNT);
+  const single = load<u32>(p, CLIP_SINGLE_COUNT);
   const L = load<u32>(p, CLIP_LINEAR_COUNT);
   const records = load<usize>(p, CLIP_KEYS);
   const slotOut = load<usize>(p, CLIP_SLOT_OUT);
   const step = (flags & FLAG_STEP) != 0;
   const slerp = (flags & FLAG_SLERP) != 0;
-  for (let j: u32 = 0; j < S; j++) {
+  // Groups of one slot: group j is slot j, the first L of them not rotations.
+  for (let j: u32 = 0; j < single; j++) {
     const rec = records + <usize>j * KEYED_RECORD_SIZE;
     const n = load<u32>(rec, KEYED_KEY_COUNT);
     const times = load<usize>(rec, KEYED_TIMES);
-    const values = load<usize>(rec, KEYED_VALUES);
-    const outOffset = load<u32>(slotOut + (<usize>j << 2));
-    const dst = out + <usize>outOffset;
-    const cursorAt = cursors + <usize>outOffset; // 16 cursor bytes per curve, as 16 sample bytes
-    const k = findKey(times, n, t, load<u32>(cursorAt));
-    store<u32>(cursorAt, k);
-    const a = values + (<usize>k << 4);
+    const outOffset = <usize>load<u32>(slotOut + (<usize>j << 2));
+    const dst = out + outOffset;
+    const k = groupKey(rec, t, cursors + outOffset);
+    const a = load<usize>(rec, KEYED_VALUES) + (<usize>k << 4);
     const t0 = <f64>load<f32>(times + (<usize>k << 2));
     // Before the first key (k is 0), at the last key or beyond, and under a step: key k as stored.
     if (step || t < t0 || k + 1 >= n || (load<u32>(rec, KEYED_FLAGS) & KEYED_STEP) != 0) {
@@ -81,5 +100,35 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     if (j < L) lerp4(a, a + 16, w, dst);
     else if (slerp) slerpShortest(SLERP_SHARED, a, a + 16, w, dst);
     else nlerpShortest(a, a + 16, w, dst);
+  }
+  for (let g = single; g < G; g++) {
+    const rec = records + <usize>g * KEYED_RECORD_SIZE;
+    const n = load<u32>(rec, KEYED_KEY_COUNT);
+    const times = load<usize>(rec, KEYED_TIMES);
+    const M = <usize>load<u32>(rec, KEYED_MEMBER_COUNT);
+    const R = <usize>load<u32>(rec, KEYED_LINEAR_COUNT);
+    const outs = slotOut + (<usize>load<u32>(rec, KEYED_FIRST_SLOT) << 2);
+    const k = groupKey(rec, t, cursors + <usize>load<u32>(outs));
+    const stride = M << 4;
+    const a = load<usize>(rec, KEYED_VALUES) + <usize>k * stride;
+    const t0 = <f64>load<f32>(times + (<usize>k << 2));
+    if (step || t < t0 || k + 1 >= n || (load<u32>(rec, KEYED_FLAGS) & KEYED_STEP) != 0) {
+      for (let m: usize = 0; m < M; m++) copy4(a + (m << 4), out + <usize>load<u32>(outs + (m << 2)));
+      continue;
+    }
+    const t1 = <f64>load<f32>(times + (<usize>(k + 1) << 2));
+    const w = <f32>((t - t0) / (t1 - t0));
+    const b = a + stride;
+    for (let m: usize = 0; m < R; m++) lerp4(a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
+    if (!slerp) {
+      for (let m = R; m < M; m++) nlerpShortest(a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
+    } else if (w >= 0 && w <= 1) {
+      // One weight for the group: the polynomial's coefficients once.
+      if (R < M) slerpPrepare(SLERP_SHARED, w);
+      for (let m = R; m < M; m++) slerpPrepared(SLERP_SHARED, a + (m << 4), b + (m << 4), out + <usize>load<u32>(outs + (m << 2)));
+    } else {
+      // Only a NaN time gets here: the exact formula, as for one curve.
+      for (let m = R; m < M; m++) slerpShortest(SLERP_SHARED, a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
+    }
   }
 }

@@ -42,18 +42,31 @@ export const CLIP_CONSTANT_VALUES = 48; // ptr: float4 per constant curve
 export const CLIP_COUNTS = 52; // ptr: u8 sample count per curve
 export const CLIP_VELOCITY_OUT = 56; // ptr: u32 output byte offset per Velocity curve
 export const CLIP_KEYS = 60; // ptr: the kind's key data
-export const CLIP_KEY_COUNT = 64; // u32 uniform: keys per slot; mixed: parts
+export const CLIP_KEY_COUNT = 64; // u32 uniform: keys per slot; keyed and cubic: time groups; mixed: parts
+export const CLIP_SINGLE_COUNT = 68; // u32 keyed and cubic: time groups of one slot (see KEYED_*)
 export const CLIP_KEY_DURATION = 72; // f64 uniform: seconds between keys
 export const CLIP_HEADER_SIZE = 80;
 
-// Keyed key data: one record per slot. The cubic kind has the same records; its values are three
-// float4s per key (in-tangent, value, out-tangent: CUBIC_KEY_BYTES).
-export const KEYED_KEY_COUNT = 0; // u32
+// Keyed key data (the keyed and cubic kinds): one record per time group at CLIP_KEYS, CLIP_KEY_COUNT
+// groups. A group is the slots that share one array of key times (glTF samplers sharing an input
+// accessor, or equal times) and one KEYED_STEP flag: the kernels search its times once per sample
+// and interpolate every member with the same key pair and weight. The CLIP_SINGLE_COUNT groups of
+// one slot come first (a curve with times of its own: AAF, Meteor), CLIP_LINEAR_COUNT of them not
+// rotations, so that group g is slot g there (the keyed sampler loops over them without member
+// loops); the shared groups follow. Slots are ordered group by group (CLIP_SLOT_OUT), each group's
+// non-rotations first. A group's values are key-major: member m's key k at
+// VALUES + (k · members + m) · bytes per key (16 keyed: a float4; CUBIC_KEY_BYTES cubic: in-tangent,
+// value, out-tangent float4s), so the two keys of every member are two contiguous runs. The
+// forward-playback cursor of a group is the first u32 of its first slot's cursor bytes.
+export const KEYED_KEY_COUNT = 0; // u32 keys n >= 1
 export const KEYED_TIMES = 4; // ptr: f32 seconds per key, non-decreasing, then +Inf twice (keyCount + 2 floats)
-export const KEYED_VALUES = 8; // ptr: float4 per key (keyed), 3 float4s per key (cubic)
+export const KEYED_VALUES = 8; // ptr: the members' keys, key-major
 export const KEYED_FLAGS = 12; // u32 KEYED_STEP (keyed only)
-export const KEYED_RECORD_SIZE = 16;
-/** Record flag: the curve holds key k until key k+1 (glTF STEP). */
+export const KEYED_FIRST_SLOT = 16; // u32 the group's first slot
+export const KEYED_LINEAR_COUNT = 20; // u32 members that are not rotations (slots FIRST … FIRST + LINEAR − 1)
+export const KEYED_MEMBER_COUNT = 24; // u32 members (slots FIRST … FIRST + COUNT − 1)
+export const KEYED_RECORD_SIZE = 32;
+/** Group flag: the members hold key k until key k+1 (glTF STEP). */
 export const KEYED_STEP = 1;
 export const CUBIC_KEY_BYTES = 48;
 

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
-import { beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimClip, AnimResource, InfinityType } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { openGltf } from '../../src/formats/gltf/index.js';
 import { referenceSample } from '../../src/reference/index.js';
 import { expectCloseRelative, sampleArrays } from '../helpers/compare.js';
 import { BUILDS, createCore } from '../helpers/core.js';
-import { arbitraryChannels, randomGlb } from '../helpers/random-gltf.js';
+import { arbitraryChannels, arbitrarySharedChannels, RANDOM_TARGETS, randomGlb } from '../helpers/random-gltf.js';
 
 const options = fc.record({
   rotation: fc.constantFrom<'nlerp' | 'slerp' | undefined>(undefined, 'nlerp', 'slerp'),
@@ -44,6 +44,33 @@ describe.each(BUILDS)('random glTF animations through AnimCore equal the referen
           resource.dispose();
         },
       ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('channels sharing an input accessor or equal times (one key search per time array in the core), before the first key, on every key, between, after the last (1e-5)', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbitrarySharedChannels, options, async (channels, sampleOptions) => {
+        const clip = (await openGltf({ gltf: randomGlb(channels) })).clips[0]!;
+        // The reader hands a shared accessor's times to every channel as one array.
+        const firstCurve = (i: number) => channels.slice(0, i).reduce((n, c) => n + (c.path === 'weights' ? RANDOM_TARGETS : 1), 0);
+        const timesOf = (i: number) => (clip.curves[firstCurve(i)]!.keys as { times: Float32Array }).times;
+        channels.forEach((c, i) => c.input !== undefined && expect(timesOf(i)).toBe(timesOf(c.input)));
+        const resource = new AnimResource({ format: 'test', clips: [clip] });
+        core.load(resource);
+        const buf = core.createSampleBuffer(clip);
+        const ref = sampleArrays(clip.curves.length);
+        const keyTimes = [...new Set(channels.flatMap((c) => c.times))].sort((a, b) => a - b);
+        const between = keyTimes.slice(1).map((t, k) => (t + keyTimes[k]!) / 2);
+        const all = [-1, ...keyTimes, ...between, keyTimes[keyTimes.length - 1]! + 1].sort((a, b) => a - b);
+        for (const t of [...all, ...[...all].reverse()]) {
+          core.sampler.sample(clip, t, buf, sampleOptions);
+          referenceSample(clip, t, ref, sampleOptions);
+          expectCloseRelative(buf.samples, ref.samples, 1e-5);
+        }
+        buf.dispose();
+        resource.dispose();
+      }),
       { numRuns: 300 },
     );
   });

@@ -185,3 +185,51 @@ export const arbitraryRigClip = fc
       return new AnimClip({ name: 'random-rig', curves, keyCount: n, keyDuration: spec.keyDuration, preInfinity: spec.pre, postInfinity: spec.post });
     });
   });
+
+/**
+ * Random keyed clips whose curves share key times, as glTF samplers share an input accessor: 1–3
+ * time arrays (1–8 keys, steps included), 2–12 curves of every type, each on one of them, holding
+ * that very array or an equal copy (the core groups both), `linear` or `step`; rotations with
+ * random signs (q and −q between neighbouring keys); some static or inactive curves.
+ */
+export const arbitrarySharedKeyedClip = fc
+  .record({
+    pre: fc.constantFrom(InfinityType.Constant, InfinityType.Cycle),
+    post: fc.constantFrom(InfinityType.Constant, InfinityType.Cycle),
+    times: fc.array(
+      fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 8 }).map((steps) => {
+        let t = -0.25;
+        return Float32Array.from(steps, (s) => (t += s * 0.125));
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+    curves: fc.array(fc.record({ spec: curveSpec, source: fc.nat(2), copy: fc.boolean(), interpolation: fc.constantFrom<'linear' | 'step'>('linear', 'linear', 'step') }), {
+      minLength: 2,
+      maxLength: 12,
+    }),
+  })
+  .chain(({ pre, post, times, curves }) => {
+    const sourceOf = (c: (typeof curves)[number]) => times[c.source % times.length]!;
+    return fc
+      .tuple(
+        ...curves.map((c) => {
+          const n = sourceOf(c).length;
+          return c.spec.curveType === 'rotation' ? fc.array(quat, { minLength: n, maxLength: n }) : fc.array(fc.array(f(-100, 100), { minLength: 4, maxLength: 4 }), { minLength: n, maxLength: n });
+        }),
+      )
+      .map((keysPerCurve) => {
+        const animCurves: AnimCurve[] = curves.map((c, i) => {
+          const keys = keysPerCurve[i]!;
+          const source = sourceOf(c);
+          return {
+            curveType: c.spec.curveType,
+            active: c.spec.active,
+            target: { joint: `j${i}`, property: c.spec.curveType },
+            keys: c.spec.isStatic
+              ? { encoding: 'static', value: Float32Array.from(keys[0]!) }
+              : { encoding: 'keyed', times: c.copy ? source.slice() : source, values: Float32Array.from(keys.flat()), interpolation: c.interpolation },
+          };
+        });
+        return new AnimClip({ name: 'random-shared-keyed', curves: animCurves, preInfinity: pre, postInfinity: post });
+      });
+  });

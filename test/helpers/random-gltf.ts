@@ -11,6 +11,8 @@ export interface RandomChannel {
   values: number[];
   /** Output component type: 5126 FLOAT, or normalized 5120 BYTE / 5122 SHORT (rotation and weights only). */
   componentType: 5126 | 5120 | 5122;
+  /** Index of an earlier channel whose input accessor this channel's sampler uses (its `times` are equal). */
+  input?: number;
 }
 
 /** Morph targets of a weights channel's mesh. */
@@ -41,8 +43,9 @@ const unitQuat = fc
  * never two equal neighbouring rotation keys, which three.js holds while the spec's slerp of two
  * equal non-unit quaternions scales them).
  */
-export const arbitraryChannels: fc.Arbitrary<RandomChannel[]> = fc.array(
-  fc
+/** One random channel (as `arbitraryChannels` describes) on random times of 1–6 keys (CUBICSPLINE at least 2), or on `fixed` times. */
+function arbitraryChannel(fixed?: number[]): fc.Arbitrary<RandomChannel> {
+  return fc
     .record({
       path: fc.constantFrom('translation', 'rotation', 'scale', 'weights') as fc.Arbitrary<RandomChannel['path']>,
       interpolation: fc.constantFrom('LINEAR', 'STEP', 'CUBICSPLINE') as fc.Arbitrary<RandomChannel['interpolation']>,
@@ -50,7 +53,7 @@ export const arbitraryChannels: fc.Arbitrary<RandomChannel[]> = fc.array(
       quantized: fc.constantFrom(5126, 5126, 5120, 5122) as fc.Arbitrary<5126 | 5120 | 5122>,
     })
     .chain(({ path, interpolation, n, quantized }) => {
-      const keys = interpolation === 'CUBICSPLINE' ? Math.max(2, n) : n;
+      const keys = fixed?.length ?? (interpolation === 'CUBICSPLINE' ? Math.max(2, n) : n);
       const width = WIDTH[path];
       const componentType = path === 'rotation' || path === 'weights' ? quantized : 5126;
       const scale = componentType === 5120 ? 127 : 32767;
@@ -59,12 +62,37 @@ export const arbitraryChannels: fc.Arbitrary<RandomChannel[]> = fc.array(
       const tangent = fc.array(f(-2, 2), { minLength: width, maxLength: width });
       const element = interpolation === 'CUBICSPLINE' ? fc.tuple(tangent, value, tangent).map((parts) => parts.flat()) : value;
       return fc
-        .tuple(times(keys), fc.array(element, { minLength: keys, maxLength: keys }))
+        .tuple(fixed ? fc.constant(fixed) : times(keys), fc.array(element, { minLength: keys, maxLength: keys }))
         .map(([t, v]) => ({ path, interpolation, times: t, values: (path === 'rotation' && interpolation === 'CUBICSPLINE' ? sameHemisphere(v) : v).flat().map(onGrid), componentType }))
         .filter((c) => c.path !== 'rotation' || c.interpolation !== 'LINEAR' || !equalNeighbours(c.values));
-    }),
-  { minLength: 1, maxLength: 4 },
-);
+    });
+}
+
+/**
+ * Random glTF-like channels: every path, all three interpolations, random key times (1–6 keys; 2–6
+ * for CUBICSPLINE), unit rotation keys with arbitrary tangents, and rotation or weights outputs
+ * quantized to normalized BYTE or SHORT, cubic rotation keys in one hemisphere (never −128 or −32768, where three.js leaves the spec;
+ * never two equal neighbouring rotation keys, which three.js holds while the spec's slerp of two
+ * equal non-unit quaternions scales them).
+ */
+export const arbitraryChannels: fc.Arbitrary<RandomChannel[]> = fc.array(arbitraryChannel(), { minLength: 1, maxLength: 4 });
+
+/**
+ * Random channels as exporters write them, sharing key times: 2–8 channels (as `arbitraryChannels`)
+ * on 1–2 time arrays of 2–6 keys, each channel's sampler using the first such channel's input
+ * accessor or an accessor of its own with equal times.
+ */
+export const arbitrarySharedChannels: fc.Arbitrary<RandomChannel[]> = fc
+  .tuple(fc.array(fc.integer({ min: 2, max: 6 }).chain(times), { minLength: 1, maxLength: 2 }), fc.array(fc.tuple(fc.nat(1), fc.boolean()), { minLength: 2, maxLength: 8 }))
+  .chain(([arrays, picks]) =>
+    fc.tuple(...picks.map(([source]) => arbitraryChannel(arrays[source % arrays.length]!))).map((channels) =>
+      channels.map((c, i): RandomChannel => {
+        const [source, reuse] = picks[i]!;
+        const first = picks.findIndex(([s]) => s % arrays.length === source % arrays.length);
+        return reuse && first < i ? { ...c, input: first } : c;
+      }),
+    ),
+  );
 
 /**
  * Cubic rotation keys (in-tangent, value, out-tangent) with each value in its predecessor's
@@ -100,8 +128,9 @@ export function randomGlb(channels: readonly RandomChannel[]): Uint8Array {
     return accessors.length - 1;
   };
   const positions = add(f32Bytes([0, 0, 0, 1, 0, 0, 0, 1, 0]), { componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 1, 0] });
+  const inputs: number[] = [];
   const samplers = channels.map((c) => {
-    const input = add(f32Bytes(c.times), { componentType: 5126, count: c.times.length, type: 'SCALAR', min: [c.times[0]], max: [c.times[c.times.length - 1]] });
+    const input = c.input !== undefined ? inputs[c.input]! : add(f32Bytes(c.times), { componentType: 5126, count: c.times.length, type: 'SCALAR', min: [c.times[0]], max: [c.times[c.times.length - 1]] });
     const type = { translation: 'VEC3', rotation: 'VEC4', scale: 'VEC3', weights: 'SCALAR' }[c.path];
     const perElement = c.path === 'weights' ? 1 : WIDTH[c.path];
     const count = c.values.length / perElement;
@@ -112,6 +141,7 @@ export function randomGlb(channels: readonly RandomChannel[]): Uint8Array {
           ? new Uint8Array(Int8Array.from(c.values, (v) => Math.round(v * 127)).buffer)
           : new Uint8Array(Int16Array.from(c.values, (v) => Math.round(v * 32767)).buffer);
     const output = add(data, { componentType: c.componentType, normalized: c.componentType !== 5126 || undefined, count, type });
+    inputs.push(input);
     return { input, output, interpolation: c.interpolation };
   });
   const offsets: number[] = [];

@@ -1,35 +1,115 @@
 import type { AnimClip, CubicKeys, KeyedKeys } from '../../anim/index.js';
-import { KEYED_FLAGS, KEYED_KEY_COUNT, KEYED_RECORD_SIZE, KEYED_TIMES, KEYED_VALUES } from '../../../assembly/layout.js';
+import {
+  CLIP_KEY_COUNT,
+  CLIP_SINGLE_COUNT,
+  KEYED_FIRST_SLOT,
+  KEYED_FLAGS,
+  KEYED_KEY_COUNT,
+  KEYED_LINEAR_COUNT,
+  KEYED_MEMBER_COUNT,
+  KEYED_RECORD_SIZE,
+  KEYED_TIMES,
+  KEYED_VALUES,
+} from '../../../assembly/layout.js';
 import type { ClipLayout } from '../clip-layout.js';
 import { align16, type KernelMemory } from '../kernel-memory.js';
 import { writeClipBlock } from './clip-block.js';
 
+/** Slots (curve indices) sharing one array of key times and one record flag value. */
+interface TimeGroup {
+  readonly times: Float32Array;
+  readonly flags: number;
+  readonly linear: number[];
+  readonly rotation: number[];
+}
+
+/** Whether two time arrays hold the same times (the same array, or equal contents). */
+function sameTimes(a: Float32Array, b: Float32Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
- * A clip-header block whose slots have their own key times (the keyed and cubic kinds): per slot a
- * KEYED_* record {keyCount, times (f32 seconds, then two +Inf sentinels that the kernels' cursor
- * reads past the last key), values (as stored, `bytesPerKey` per key), flags}
- * at CLIP_KEYS, its times and values in the same block.
+ * The slots of `layout` in time groups (assembly/layout.ts KEYED_*): slots whose times are the same
+ * array or equal, with equal record flags, form one group; groups in the order of their first slot,
+ * each group's non-rotations first, each part in layout order. Equal contents are found through a
+ * map keyed by count, first and last time, so a clip of many distinct arrays stays linear.
+ */
+function timeGroups<K extends KeyedKeys | CubicKeys>(clip: AnimClip, layout: ClipLayout, flags: (keys: K) => number): TimeGroup[] {
+  const groups: TimeGroup[] = [];
+  const candidates = new Map<string, TimeGroup[]>();
+  for (const i of layout.slots) {
+    const curve = clip.curves[i]!;
+    const keys = curve.keys as K;
+    const f = flags(keys);
+    const { times } = keys;
+    const id = `${times.length} ${times[0]} ${times[times.length - 1]} ${f}`;
+    const list = candidates.get(id) ?? [];
+    candidates.set(id, list);
+    let group = list.find((g) => sameTimes(g.times, times));
+    if (group === undefined) {
+      group = { times, flags: f, linear: [], rotation: [] };
+      list.push(group);
+      groups.push(group);
+    }
+    (curve.curveType === 'rotation' ? group.rotation : group.linear).push(i);
+  }
+  return groups;
+}
+
+/**
+ * A clip-header block whose slots have their own key times (the keyed and cubic kinds): the slots
+ * in time groups (`timeGroups`; groups of one slot first, non-rotations before rotations, then the
+ * shared groups; CLIP_SINGLE_COUNT and CLIP_LINEAR_COUNT count the first two), per group a KEYED_* record {keyCount, times (f32 seconds, then two
+ * +Inf sentinels that the kernels' cursor reads past the last key), values (every member's keys as
+ * stored, `bytesPerKey` per key, key-major), flags, first slot, non-rotation and member counts} at
+ * CLIP_KEYS (CLIP_KEY_COUNT groups), its times and values in the same block.
  * @param flags the record flags of a slot's keys
  * @returns the block pointer
  */
 export function writeTimedRecords<K extends KeyedKeys | CubicKeys>(memory: KernelMemory, clip: AnimClip, layout: ClipLayout, bytesPerKey: number, flags: (keys: K) => number): number {
-  const slots = layout.slots.map((i) => clip.curves[i]!.keys as K);
-  const keyBytes = KEYED_RECORD_SIZE * slots.length + slots.reduce((sum, k) => sum + align16(4 * (k.times.length + 2)) + bytesPerKey * k.times.length, 0);
-  const { ptr, keys: records } = writeClipBlock(memory, clip, layout, clip.duration, keyBytes);
+  const all = timeGroups(clip, layout, flags);
+  const single = all.filter((g) => g.linear.length + g.rotation.length === 1);
+  const singleLinear = single.filter((g) => g.linear.length === 1);
+  const groups = [...singleLinear, ...single.filter((g) => g.rotation.length === 1), ...all.filter((g) => g.linear.length + g.rotation.length > 1)];
+  const members = groups.map((g) => [...g.linear, ...g.rotation]);
+  const slots = members.flat();
+  const keyBytes = KEYED_RECORD_SIZE * groups.length + groups.reduce((sum, g, i) => sum + align16(4 * (g.times.length + 2)) + bytesPerKey * g.times.length * members[i]!.length, 0);
+  const { ptr, keys: records } = writeClipBlock(memory, clip, { ...layout, slots, linearCount: singleLinear.length }, clip.duration, keyBytes);
   const { f32, u32 } = memory;
-  let at = records + KEYED_RECORD_SIZE * slots.length;
-  slots.forEach((keys, j) => {
-    const n = keys.times.length;
-    const r = records + KEYED_RECORD_SIZE * j;
+  u32[(ptr + CLIP_KEY_COUNT) >>> 2] = groups.length;
+  u32[(ptr + CLIP_SINGLE_COUNT) >>> 2] = single.length;
+  const width = bytesPerKey >>> 2;
+  let at = records + KEYED_RECORD_SIZE * groups.length;
+  let first = 0;
+  groups.forEach((group, g) => {
+    const n = group.times.length;
+    const list = members[g]!;
+    const r = records + KEYED_RECORD_SIZE * g;
     u32[(r + KEYED_KEY_COUNT) >>> 2] = n;
-    u32[(r + KEYED_FLAGS) >>> 2] = flags(keys);
+    u32[(r + KEYED_FLAGS) >>> 2] = group.flags;
+    u32[(r + KEYED_FIRST_SLOT) >>> 2] = first;
+    u32[(r + KEYED_LINEAR_COUNT) >>> 2] = group.linear.length;
+    u32[(r + KEYED_MEMBER_COUNT) >>> 2] = list.length;
+    first += list.length;
     u32[(r + KEYED_TIMES) >>> 2] = at;
-    f32.set(keys.times, at >>> 2);
+    f32.set(group.times, at >>> 2);
     f32[(at >>> 2) + n] = f32[(at >>> 2) + n + 1] = Infinity;
     at += align16(4 * (n + 2));
     u32[(r + KEYED_VALUES) >>> 2] = at;
-    f32.set(keys.values, at >>> 2);
-    at += bytesPerKey * n;
+    const base = at >>> 2;
+    const stride = width * list.length;
+    list.forEach((curveIndex, m) => {
+      const values = (clip.curves[curveIndex]!.keys as K).values;
+      for (let k = 0; k < n; k++) {
+        const to = base + k * stride + m * width;
+        const from = k * width;
+        for (let c = 0; c < width; c++) f32[to + c] = values[from + c]!;
+      }
+    });
+    at += bytesPerKey * n * list.length;
   });
   return ptr;
 }
