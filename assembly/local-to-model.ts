@@ -47,10 +47,9 @@ export function localToModel(p: usize, samples: usize, counts: usize, out: usize
     const q = source(load<u32>(b, 4), samples, counts, r + 16);
     const s = source(load<u32>(b, 8), samples, counts, r + 32);
     const m = out + (i << 6);
-    localMatrix(t, q, s, m);
     const parent = load<i32>(parents + (i << 2));
     const a: usize = parent >= 0 ? out + (<usize>parent << 6) : 0;
-    if (a != 0) multiplyInPlace(a, m);
+    composeLocal(t, q, s, a, m);
     if (nonFinite(m)) {
       localMatrixWide(t, q, s);
       productWide(a, m);
@@ -79,7 +78,7 @@ export function nonFinite(m: usize): bool {
   }
 }
 
-/** `localMatrix` in f64 into WIDE (the reference's order of operations). */
+/** The local T·R·S matrix in f64 into WIDE (the reference's order of operations). */
 function localMatrixWide(t: usize, q: usize, s: usize): void {
   const x = <f64>load<f32>(q), y = <f64>load<f32>(q, 4), z = <f64>load<f32>(q, 8), w = <f64>load<f32>(q, 12);
   const sx = <f64>load<f32>(s), sy = <f64>load<f32>(s, 4), sz = <f64>load<f32>(s, 8);
@@ -129,54 +128,85 @@ export function multiplyWide(a: usize, b: usize, m: usize): void {
   productWide(a, m);
 }
 
-/** Column-major T·R·S from translation `t` (xyz), quaternion `q` (xyzw) and scale `s` (xyz). */
+/**
+ * Writes parent · T·R·S to `m` (column-major; the parent's model matrix at `a`, or 0 for a root)
+ * from translation `t` (xyz), quaternion `q` (xyzw) and scale `s` (xyz). The local matrix stays in
+ * registers: its last row is (0, 0, 0, 1), so each column of the product takes three (the
+ * translation column four) products of a parent column and a local entry, the same sums as the
+ * full 4×4 product without its terms in 0 and with a3 · 1 exact. A dropped term only hides an
+ * Inf · 0 where the parent's translation column is not finite, which the translation column
+ * shows, so the overflow check after it sees every joint it saw with the full product.
+ */
 // @ts-ignore: decorator
 @inline
-function localMatrix(t: usize, q: usize, s: usize, m: usize): void {
+function composeLocal(t: usize, q: usize, s: usize, a: usize, m: usize): void {
   const x = load<f32>(q), y = load<f32>(q, 4), z = load<f32>(q, 8), w = load<f32>(q, 12);
   const sx = load<f32>(s), sy = load<f32>(s, 4), sz = load<f32>(s, 8);
   const xx = x * x, yy = y * y, zz = z * z;
   const xy = x * y, xz = x * z, yz = y * z;
   const wx = w * x, wy = w * y, wz = w * z;
-  store<f32>(m, (1 - 2 * (yy + zz)) * sx, 0);
-  store<f32>(m, 2 * (xy + wz) * sx, 4);
-  store<f32>(m, 2 * (xz - wy) * sx, 8);
-  store<f32>(m, 0, 12);
-  store<f32>(m, 2 * (xy - wz) * sy, 16);
-  store<f32>(m, (1 - 2 * (xx + zz)) * sy, 20);
-  store<f32>(m, 2 * (yz + wx) * sy, 24);
-  store<f32>(m, 0, 28);
-  store<f32>(m, 2 * (xz + wy) * sz, 32);
-  store<f32>(m, 2 * (yz - wx) * sz, 36);
-  store<f32>(m, (1 - 2 * (xx + yy)) * sz, 40);
-  store<f32>(m, 0, 44);
-  store<f32>(m, load<f32>(t), 48);
-  store<f32>(m, load<f32>(t, 4), 52);
-  store<f32>(m, load<f32>(t, 8), 56);
-  store<f32>(m, 1, 60);
+  const m00: f32 = (1 - 2 * (yy + zz)) * sx, m01: f32 = 2 * (xy + wz) * sx, m02: f32 = 2 * (xz - wy) * sx;
+  const m10: f32 = 2 * (xy - wz) * sy, m11: f32 = (1 - 2 * (xx + zz)) * sy, m12: f32 = 2 * (yz + wx) * sy;
+  const m20: f32 = 2 * (xz + wy) * sz, m21: f32 = 2 * (yz - wx) * sz, m22: f32 = (1 - 2 * (xx + yy)) * sz;
+  const tx = load<f32>(t), ty = load<f32>(t, 4), tz = load<f32>(t, 8);
+  if (a == 0) {
+    store<f32>(m, m00, 0);
+    store<f32>(m, m01, 4);
+    store<f32>(m, m02, 8);
+    store<f32>(m, 0, 12);
+    store<f32>(m, m10, 16);
+    store<f32>(m, m11, 20);
+    store<f32>(m, m12, 24);
+    store<f32>(m, 0, 28);
+    store<f32>(m, m20, 32);
+    store<f32>(m, m21, 36);
+    store<f32>(m, m22, 40);
+    store<f32>(m, 0, 44);
+    store<f32>(m, tx, 48);
+    store<f32>(m, ty, 52);
+    store<f32>(m, tz, 56);
+    store<f32>(m, 1, 60);
+  } else if (ASC_FEATURE_SIMD) {
+    const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
+    v128.store(m, f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(m00)), f32x4.mul(a1, f32x4.splat(m01))), f32x4.mul(a2, f32x4.splat(m02))));
+    v128.store(m, f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(m10)), f32x4.mul(a1, f32x4.splat(m11))), f32x4.mul(a2, f32x4.splat(m12))), 16);
+    v128.store(m, f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(m20)), f32x4.mul(a1, f32x4.splat(m21))), f32x4.mul(a2, f32x4.splat(m22))), 32);
+    v128.store(m, f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(tx)), f32x4.mul(a1, f32x4.splat(ty))), f32x4.mul(a2, f32x4.splat(tz))), a3), 48);
+  } else {
+    for (let row: usize = 0; row < 16; row += 4) {
+      const a0 = load<f32>(a + row), a1 = load<f32>(a + row, 16), a2 = load<f32>(a + row, 32);
+      store<f32>(m + row, a0 * m00 + a1 * m01 + a2 * m02);
+      store<f32>(m + row, a0 * m10 + a1 * m11 + a2 * m12, 16);
+      store<f32>(m + row, a0 * m20 + a1 * m21 + a2 * m22, 32);
+      store<f32>(m + row, a0 * tx + a1 * ty + a2 * tz + load<f32>(a + row, 48), 48);
+    }
+  }
 }
 
-/** m = a · m for column-major 4×4 matrices (`a` is never `m`): a parent's model matrix, or a model matrix times an inverse bind matrix. */
+/**
+ * out = a · b for column-major 4×4 matrices (`out` may be `b`, never `a`): a model matrix times an
+ * inverse bind matrix.
+ */
 // @ts-ignore: decorator
 @inline
-export function multiplyInPlace(a: usize, m: usize): void {
+export function multiply(a: usize, b: usize, out: usize): void {
   if (ASC_FEATURE_SIMD) {
     const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
     for (let c: usize = 0; c < 64; c += 16) {
-      const col = m + c;
+      const col = b + c;
       let r = f32x4.mul(a0, f32x4.splat(load<f32>(col)));
       r = f32x4.add(r, f32x4.mul(a1, f32x4.splat(load<f32>(col, 4))));
       r = f32x4.add(r, f32x4.mul(a2, f32x4.splat(load<f32>(col, 8))));
       r = f32x4.add(r, f32x4.mul(a3, f32x4.splat(load<f32>(col, 12))));
-      v128.store(col, r);
+      v128.store(out + c, r);
     }
   } else {
     for (let c: usize = 0; c < 64; c += 16) {
-      const col = m + c;
+      const col = b + c;
       const b0 = load<f32>(col), b1 = load<f32>(col, 4), b2 = load<f32>(col, 8), b3 = load<f32>(col, 12);
       for (let row: usize = 0; row < 16; row += 4) {
         store<f32>(
-          col + row,
+          out + c + row,
           load<f32>(a + row) * b0 + load<f32>(a + row + 16) * b1 + load<f32>(a + row + 32) * b2 + load<f32>(a + row + 48) * b3,
         );
       }

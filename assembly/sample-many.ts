@@ -43,7 +43,7 @@ import {
   LAYER_WEIGHT,
 } from './layout';
 import { blend } from './blend';
-import { localToModel, multiplyInPlace, multiplyWide, nonFinite } from './local-to-model';
+import { localToModel, multiply, multiplyWide, nonFinite } from './local-to-model';
 import { mixSamples } from './mix';
 import { sampleClip } from './sample-clip';
 
@@ -116,10 +116,9 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
       continue;
     }
     localToModel(job, s, modelCounts, model);
-    memory.copy(m, inverseBind, j * 64);
     for (let b: usize = 0; b < j; b++) {
       const mb = m + (b << 6);
-      multiplyInPlace(model + (b << 6), mb);
+      multiply(model + (b << 6), inverseBind + (b << 6), mb);
       // Exact where the product is a float32 (the overflow rule in local-to-model.ts).
       if (nonFinite(mb)) multiplyWide(model + (b << 6), inverseBind + (b << 6), mb);
     }
