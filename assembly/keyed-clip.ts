@@ -33,17 +33,33 @@ import { copy4, lerp4, nlerpShortest, SLERP_SHARED, slerpPrepare, slerpPrepared,
 
 /**
  * Index of the last key with time <= t (0 when t is before every key), from the cursor's
- * interval: forward playback moves at most two intervals, counted without branches from the next
- * two key times (the times end with two +Inf sentinels, so both are always readable); anything
- * else is a binary search.
+ * interval (`cursorKey`), else by binary search (`searchKey`).
  */
 // @ts-ignore: decorator
 @inline
 export function findKey(times: usize, n: u32, t: f64, cursor: u32): u32 {
-  let c = cursor < n ? cursor : 0;
-  const next = times + (<usize>c << 2);
-  c += <u32>(t >= <f64>load<f32>(next, 4)) + <u32>(t >= <f64>load<f32>(next, 8));
+  const c = cursorKey(times, n, t, cursor);
   if (<f64>load<f32>(times + (<usize>c << 2)) <= t && t < <f64>load<f32>(times + (<usize>(c + 1) << 2))) return c;
+  return searchKey(times, n, t);
+}
+
+/**
+ * The key forward playback reaches from the cursor's interval: it moves at most two intervals,
+ * counted without branches from the next two key times (the times end with two +Inf sentinels, so
+ * both are always readable). The caller checks that t lies in the key's interval, else searches.
+ */
+// @ts-ignore: decorator
+@inline
+function cursorKey(times: usize, n: u32, t: f64, cursor: u32): u32 {
+  const c = cursor < n ? cursor : 0;
+  const next = times + (<usize>c << 2);
+  return c + <u32>(t >= <f64>load<f32>(next, 4)) + <u32>(t >= <f64>load<f32>(next, 8));
+}
+
+/** Index of the last key with time <= t (0 when t is before every key), by binary search. */
+// @ts-ignore: decorator
+@inline
+function searchKey(times: usize, n: u32, t: f64): u32 {
   let lo: u32 = 0;
   let hi: u32 = n - 1;
   while (lo < hi) {
@@ -87,15 +103,23 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     const times = load<usize>(rec, KEYED_TIMES);
     const outOffset = <usize>load<u32>(slotOut + (<usize>j << 2));
     const dst = out + outOffset;
-    const k = groupKey(rec, t, cursors + outOffset);
+    const cursorAt = cursors + outOffset;
+    // findKey, keeping the interval's two times for the weight.
+    let k = cursorKey(times, n, t, load<u32>(cursorAt));
+    let t0 = <f64>load<f32>(times + (<usize>k << 2));
+    let t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
+    if (!(t0 <= t && t < t1)) {
+      k = searchKey(times, n, t);
+      t0 = <f64>load<f32>(times + (<usize>k << 2));
+      t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
+    }
+    store<u32>(cursorAt, k);
     const a = load<usize>(rec, KEYED_VALUES) + (<usize>k << 4);
-    const t0 = <f64>load<f32>(times + (<usize>k << 2));
     // Before the first key (k is 0), at the last key or beyond, and under a step: key k as stored.
     if (step || t < t0 || k + 1 >= n || (load<u32>(rec, KEYED_FLAGS) & KEYED_STEP) != 0) {
       copy4(a, dst);
       continue;
     }
-    const t1 = <f64>load<f32>(times + (<usize>(k + 1) << 2));
     const w = <f32>((t - t0) / (t1 - t0));
     if (j < L) lerp4(a, a + 16, w, dst);
     else if (slerp) slerpShortest(SLERP_SHARED, a, a + 16, w, dst);
