@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import prettyBytes from 'pretty-bytes';
 import type { AnimResource } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
-import { convertResource, type ExportUp } from '../export/axis-conversion.js';
+import { axisConversion, convertResource, type ExportUp, isIdentity } from '../export/axis-conversion.js';
 import { FormatError } from '../errors.js';
 import { toGltfDocument, writeGlb, writeGltf } from '../export/gltf.js';
 import { rewriteGltf } from '../export/gltf-rewrite.js';
@@ -318,8 +318,13 @@ async function convert(core: AnimCore, job: ConvertJob): Promise<ConvertResult> 
     const notes: string[] = [];
     const options = { fps: job.fps, tolerance: job.tolerance, up: job.up, scale: job.scale };
     if (job.target === 'glb' || job.target === 'gltf') {
-      // A glTF input keeps its file: only its animations are rewritten (meshes, skins, materials and textures byte for byte).
-      const source = gltfSource(input);
+      // A glTF input keeps its file: only its animations are rewritten (meshes, skins, materials and
+      // textures byte for byte) — unless --up or --scale asks to convert it, which needs a new document.
+      let source = gltfSource(input);
+      if (source && !isIdentity(axisConversion(resource.axes, options))) {
+        source = undefined;
+        notes.push('written as a new glTF document to change its axes or scale (--up, --scale): nodes, meshes, skins and animations converted; materials, textures, extensions and morph targets of the input are not kept (without these options the file keeps them)');
+      }
       const exported = source ? rewriteGltf(core, resource, source, { ...options, quantize: job.quantize === true }) : toGltfDocument(core, resource, { ...options, quantize: job.quantize === true });
       if ('glb' in exported) files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: exported.glb() }] : exported.gltf(name);
       else files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: await writeGlb(exported.document) }] : await writeGltf(exported.document, name);

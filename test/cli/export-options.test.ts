@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { toleranceOf } from '../../src/cli/resample.js';
+import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = join(root, 'dist', 'cli.js');
@@ -52,6 +53,33 @@ describe('resample export options', () => {
     expect(gltf.asset.extras).toEqual({ animcore: { up: 'source', sourceAxes: 'Y-up, left-handed', scale: 0.01 } });
     expect(run('resample', MRTK, '--fps', '30', '--to', 'json', '--out', out).status).toBe(0);
     expect(JSON.parse(readFileSync(join(out, 'hand-wave.json'), 'utf8')).axes).toEqual({ up: 'y', source: 'Y-up, left-handed', scale: 1 });
+  });
+
+  it.skipIf(!haveFixtures('gltf'))('--up and --scale convert a glTF input into a new document, with a note saying what it does not keep; without them the file is rewritten', () => {
+    const input = fixturePath('gltf', 'CesiumMan.glb');
+    const glbJson = (path: string) => {
+      const glb = readFileSync(path);
+      return JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
+    };
+    const out = tmp();
+    const r = run('resample', input, '--fps', '30', '--up', 'source', '--scale', '2', '--out', out, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.converted).toBe(1);
+    expect(summary.notes.map((n: { note: string }) => n.note)).toEqual([expect.stringMatching(/^written as a new glTF document to change its axes or scale.*materials, textures and extensions of the input are not kept/)]);
+    const scaled = glbJson(join(out, 'CesiumMan.glb'));
+    expect(scaled.asset.extras.animcore.scale).toBe(2);
+    expect(scaled.materials).toBeUndefined();
+    const source = glbJson(input);
+    const kept = tmp();
+    expect(run('resample', input, '--fps', '30', '--out', kept).status).toBe(0);
+    expect(glbJson(join(kept, 'CesiumMan.glb')).materials).toEqual(source.materials);
+    // Lengths doubled: every node's translation (nodes by name).
+    const translations = (json: { nodes: { name?: string; translation?: number[] }[] }) => new Map(json.nodes.filter((n) => n.name && n.translation).map((n) => [n.name!, n.translation!]));
+    const before = translations(source);
+    const after = translations(scaled);
+    expect(before.size).toBeGreaterThan(10);
+    for (const [name, t] of before) t.forEach((v, i) => expect(after.get(name)![i]).toBeCloseTo(2 * v, 5));
   });
 
   it('--quantize writes glTF rotations as normalized int16 within --angle-tolerance, and is refused for json and nax3', async () => {
