@@ -4,13 +4,27 @@ import { MRTK_BOOL_OUT_WEIGHT, type MrtkHand, type MrtkPoseCurves, type MrtkReco
 
 /** A float32 the reader accepts (finite, within ±1e38; src/formats/value-range.ts). */
 const f32 = fc.float({ noNaN: true, noDefaultInfinity: true, min: Math.fround(-1e38), max: Math.fround(1e38) });
-/** Tangents may also be ±Infinity: Unity's stepped keys. */
-const tangent = fc.oneof(f32, fc.constantFrom(Infinity, -Infinity));
+/** A float32 within ±`max`. */
+const f32Within = (max: number) => fc.float({ noNaN: true, noDefaultInfinity: true, min: Math.fround(-max), max: Math.fround(max) });
+/**
+ * Full keys: values, times, tangents (also ±Infinity: Unity's stepped keys) and weights in ranges
+ * whose segments stay within ±1e38 (the reader refuses a segment reaching beyond: value +
+ * weight × tangent × Δt ≤ 1e37 + 1e3 · 1e17 · 2e17).
+ */
+const fullKey = fc.record({
+  time: f32Within(1e17),
+  value: f32Within(1e37),
+  inTangent: fc.oneof(f32Within(1e17), fc.constantFrom(Infinity, -Infinity)),
+  outTangent: fc.oneof(f32Within(1e17), fc.constantFrom(Infinity, -Infinity)),
+  inWeight: f32Within(1e3),
+  outWeight: f32Within(1e3),
+  weightedMode: fc.integer(),
+});
 const wrap = fc.constantFrom(0, 1, 2, 4, 8);
 
 /** A curve as the reader reconstructs it: full keys (v1.0 pose), simple keys, or bool keys. */
 function curve(layout: 'full' | 'simple' | 'bool'): fc.Arbitrary<UnityCurve> {
-  const key = fc.record({ time: f32, value: f32, inTangent: tangent, outTangent: tangent, inWeight: f32, outWeight: f32, weightedMode: fc.integer() });
+  const key = layout === 'full' ? fullKey : fc.record({ time: f32, value: f32, inTangent: fc.constant(0), outTangent: fc.constant(0), inWeight: fc.constant(0), outWeight: fc.constant(0), weightedMode: fc.constant(0) });
   type Key = typeof key extends fc.Arbitrary<infer K> ? K : never;
   const keyList: fc.Arbitrary<Key[]> = fc.oneof({ weight: 3, arbitrary: fc.constant<Key[]>([]) }, { weight: 1, arbitrary: fc.array(key, { maxLength: 3 }) });
   return fc.record({ pre: wrap, post: wrap, keys: keyList }).map(({ pre, post, keys: unsorted }) => {

@@ -1,6 +1,7 @@
 import { type UnityCurve, UnityWeightedMode } from '../../anim/index.js';
 import { ByteReader } from '../binary.js';
-import { describeBadValue, isFileValue } from '../value-range.js';
+import { UNITY_DEFAULT_WEIGHT } from '../../reference/unity-curve.js';
+import { describeBadValue, isFileValue, MAX_FILE_VALUE } from '../value-range.js';
 import {
   MRTK_BOOL_OUT_WEIGHT,
   MRTK_JOINT_COUNT,
@@ -64,8 +65,38 @@ function readCurve(r: ByteReader, layout: KeyLayout, what: string): UnityCurve {
     }
   }
   if (layout === 'bool') outWeight.fill(MRTK_BOOL_OUT_WEIGHT);
+  const curve = { time, value, inTangent, outTangent, inWeight, outWeight, weightedMode, preWrapMode, postWrapMode };
+  if (layout === 'full') checkSegmentReach(r, curve, r.offset, stride, what);
   r.offset = at;
-  return { time, value, inTangent, outTangent, inWeight, outWeight, weightedMode, preWrapMode, postWrapMode };
+  return curve;
+}
+
+/**
+ * Refuses a segment that can sample beyond ±1e38 (issue 13: no finite key samples as Inf). A
+ * weighted Bézier segment (spec mrtk.md §6.2) lies within the hull of its control values v0,
+ * v0 + w_out·outTangent·Δt, v1 − w_in·inTangent·Δt and v1, and a Hermite one (§6.3) is the Bézier
+ * with weights 1/3, so with all four within ±1e38 (value-range.ts) every sample is a float32. A
+ * stepped segment (an infinite tangent) samples key values only. Hemisphere alignment negates v1
+ * and its inTangent together, which keeps the magnitudes.
+ */
+function checkSegmentReach(r: ByteReader, c: UnityCurve, keysAt: number, stride: number, what: string): void {
+  for (let k = 0; k + 1 < c.time.length; k++) {
+    const outTangent = c.outTangent[k]!;
+    const inTangent = c.inTangent[k + 1]!;
+    if (Math.abs(outTangent) === Infinity || Math.abs(inTangent) === Infinity) continue;
+    const dx = c.time[k + 1]! - c.time[k]!;
+    const wOut = (c.weightedMode[k]! & 2) !== 0 ? c.outWeight[k]! : UNITY_DEFAULT_WEIGHT;
+    const wIn = (c.weightedMode[k + 1]! & 1) !== 0 ? c.inWeight[k + 1]! : UNITY_DEFAULT_WEIGHT;
+    const controls = [
+      { v: c.value[k]! + wOut * outTangent * dx, key: k, field: 'outTangent', at: keysAt + k * stride + 12 },
+      { v: c.value[k + 1]! - wIn * inTangent * dx, key: k + 1, field: 'inTangent', at: keysAt + (k + 1) * stride + 8 },
+    ];
+    for (const { v, key, field, at } of controls) {
+      if (!(Math.abs(v) <= MAX_FILE_VALUE)) {
+        r.fail('bad-value', `${what} key ${key} ${field}: over the ${dx} s to the ${field === 'outTangent' ? 'next' : 'previous'} key the curve reaches ${v.toPrecision(3)}; expected a segment within ±${MAX_FILE_VALUE}`, at);
+      }
+    }
+  }
 }
 
 function readPose(r: ByteReader, layout: KeyLayout, what: string): MrtkPoseCurves {
