@@ -136,16 +136,13 @@ describe.each(BUILDS)('%s build slerp', (build) => {
     core = await createCore(build);
   });
 
-  it.each([
-    [20, 1e-5],
-    [90, 1e-5],
-    [180, 1e-3],
-  ])('mixes within the budget and the bound of the exact slerp for key gaps up to %s°', (gap, bound) => {
+  /** Mixes 64 random key pairs at one random weight per run with the mixer's slerp; `check` gets each result. */
+  const mixPairs = (pair: ReturnType<typeof keyPair>, numRuns: number, check: (got: Float32Array, q0: Float32Array, q1: Float32Array, w: number) => void) => {
     const types = Array<'rotation'>(64).fill('rotation');
     const [a, b, out] = [0, 1, 2].map(() => new AnimSampleBuffer(core, types)) as [AnimSampleBuffer, AnimSampleBuffer, AnimSampleBuffer];
     try {
       fc.assert(
-        fc.property(fc.array(keyPair(gap), { minLength: 64, maxLength: 64 }), fc.double({ min: 0, max: 1, noNaN: true }), (pairs, weight) => {
+        fc.property(fc.array(pair, { minLength: 64, maxLength: 64 }), fc.double({ min: 0, max: 1, noNaN: true }), (pairs, weight) => {
           const w = Math.fround(weight);
           pairs.forEach(({ q0, q1 }, i) => {
             a.samples.set(q0, 4 * i);
@@ -154,13 +151,21 @@ describe.each(BUILDS)('%s build slerp', (build) => {
           a.counts.fill(1);
           b.counts.fill(1);
           core.mixer.mix(a, b, w, out, { rotation: 'slerp' });
-          pairs.forEach(({ q0, q1 }, i) => expectWithinBudget(out.samples.subarray(4 * i, 4 * i + 4), q0, q1, w, bound));
+          pairs.forEach(({ q0, q1 }, i) => check(out.samples.subarray(4 * i, 4 * i + 4), q0, q1, w));
         }),
-        { numRuns: 200 },
+        { numRuns },
       );
     } finally {
       for (const x of [a, b, out]) x.dispose();
     }
+  };
+
+  it.each([
+    [20, 1e-5],
+    [90, 1e-5],
+    [180, 1e-3],
+  ])('mixes within the budget and the bound of the exact slerp for key gaps up to %s°', (gap, bound) => {
+    mixPairs(keyPair(gap), 200, (got, q0, q1, w) => expectWithinBudget(got, q0, q1, w, bound));
   });
 
   // The uniform sampler slerps a clip's rotations four at a time (SIMD: `slerp4` in f32 when the
@@ -198,29 +203,9 @@ describe.each(BUILDS)('%s build slerp', (build) => {
   });
 
   it('halves gaps over 120° (the polynomial on the half that holds w): bit for bit the twin, within 1e-5° of the exact slerp', () => {
-    const types = Array<'rotation'>(64).fill('rotation');
-    const [a, b, out] = [0, 1, 2].map(() => new AnimSampleBuffer(core, types)) as [AnimSampleBuffer, AnimSampleBuffer, AnimSampleBuffer];
-    try {
-      fc.assert(
-        fc.property(fc.array(keyPair(180, 121), { minLength: 64, maxLength: 64 }), fc.double({ min: 0, max: 1, noNaN: true }), (pairs, weight) => {
-          const w = Math.fround(weight);
-          pairs.forEach(({ q0, q1 }, i) => {
-            a.samples.set(q0, 4 * i);
-            b.samples.set(q1, 4 * i);
-          });
-          a.counts.fill(1);
-          b.counts.fill(1);
-          core.mixer.mix(a, b, w, out, { rotation: 'slerp' });
-          pairs.forEach(({ q0, q1 }, i) => {
-            const got = out.samples.subarray(4 * i, 4 * i + 4);
-            expect(Array.from(got)).toEqual(Array.from(Float32Array.from(slerp(q0, 0, q1, 0, w))));
-            expect(angleDeg(got, exactSlerp(q0, 0, q1, 0, w))).toBeLessThanOrEqual(1e-5);
-          });
-        }),
-        { numRuns: 100 },
-      );
-    } finally {
-      for (const x of [a, b, out]) x.dispose();
-    }
+    mixPairs(keyPair(180, 121), 100, (got, q0, q1, w) => {
+      expect(Array.from(got)).toEqual(Array.from(Float32Array.from(slerp(q0, 0, q1, 0, w))));
+      expect(angleDeg(got, exactSlerp(q0, 0, q1, 0, w))).toBeLessThanOrEqual(1e-5);
+    });
   });
 });

@@ -19,6 +19,24 @@ describe.each(BUILDS)('random glTF animations through AnimCore equal the referen
     core = await createCore(build);
   });
 
+  /** Samples `clip` in the core and the reference at `times`, in that order (1e-5 relative). */
+  const expectLikeReference = (clip: AnimClip, times: readonly number[], sampleOptions: { rotation?: 'nlerp' | 'slerp'; sampleType?: 'linear' | 'step' }) => {
+    const resource = new AnimResource({ format: 'test', clips: [clip] });
+    core.load(resource);
+    const buf = core.createSampleBuffer(clip);
+    const ref = sampleArrays(clip.curves.length);
+    try {
+      for (const t of times) {
+        core.sampler.sample(clip, t, buf, sampleOptions);
+        referenceSample(clip, t, ref, sampleOptions);
+        expectCloseRelative(buf.samples, ref.samples, 1e-5);
+      }
+    } finally {
+      buf.dispose();
+      resource.dispose();
+    }
+  };
+
   it('LINEAR, STEP and CUBICSPLINE channels (mixed in one clip), quantized outputs, any infinity, forward, backward and random times (1e-5)', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -29,19 +47,8 @@ describe.each(BUILDS)('random glTF animations through AnimCore equal the referen
         async (channels, times, sampleOptions, infinity) => {
           const read = (await openGltf({ gltf: randomGlb(channels) })).clips[0]!;
           const clip = new AnimClip({ name: read.name, curves: [...read.curves], rotation: read.rotation, preInfinity: infinity, postInfinity: infinity });
-          const resource = new AnimResource({ format: 'test', clips: [clip] });
-          core.load(resource);
-          const buf = core.createSampleBuffer(clip);
-          const ref = sampleArrays(clip.curves.length);
-          const keyTimes = channels.flatMap((c) => c.times);
-          const sorted = [...times, ...keyTimes].sort((a, b) => a - b);
-          for (const t of [...sorted, ...[...sorted].reverse(), ...times]) {
-            core.sampler.sample(clip, t, buf, sampleOptions);
-            referenceSample(clip, t, ref, sampleOptions);
-            expectCloseRelative(buf.samples, ref.samples, 1e-5);
-          }
-          buf.dispose();
-          resource.dispose();
+          const sorted = [...times, ...channels.flatMap((c) => c.times)].sort((a, b) => a - b);
+          expectLikeReference(clip, [...sorted, ...[...sorted].reverse(), ...times], sampleOptions);
         },
       ),
       { numRuns: 300 },
@@ -56,20 +63,10 @@ describe.each(BUILDS)('random glTF animations through AnimCore equal the referen
         const firstCurve = (i: number) => channels.slice(0, i).reduce((n, c) => n + (c.path === 'weights' ? RANDOM_TARGETS : 1), 0);
         const timesOf = (i: number) => (clip.curves[firstCurve(i)]!.keys as { times: Float32Array }).times;
         channels.forEach((c, i) => c.input !== undefined && expect(timesOf(i)).toBe(timesOf(c.input)));
-        const resource = new AnimResource({ format: 'test', clips: [clip] });
-        core.load(resource);
-        const buf = core.createSampleBuffer(clip);
-        const ref = sampleArrays(clip.curves.length);
         const keyTimes = [...new Set(channels.flatMap((c) => c.times))].sort((a, b) => a - b);
         const between = keyTimes.slice(1).map((t, k) => (t + keyTimes[k]!) / 2);
         const all = [-1, ...keyTimes, ...between, keyTimes[keyTimes.length - 1]! + 1].sort((a, b) => a - b);
-        for (const t of [...all, ...[...all].reverse()]) {
-          core.sampler.sample(clip, t, buf, sampleOptions);
-          referenceSample(clip, t, ref, sampleOptions);
-          expectCloseRelative(buf.samples, ref.samples, 1e-5);
-        }
-        buf.dispose();
-        resource.dispose();
+        expectLikeReference(clip, [...all, ...[...all].reverse()], sampleOptions);
       }),
       { numRuns: 300 },
     );
