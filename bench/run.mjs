@@ -9,6 +9,7 @@ import meteor from './suites/meteor.mjs';
 import mrtk from './suites/mrtk.mjs';
 import sampleKeyed from './suites/sample-keyed.mjs';
 import browserSampleMany from './suites/browser-sample-many.mjs';
+import browserGltfPlayback from './suites/browser-gltf-playback.mjs';
 import sampleMany from './suites/sample-many.mjs';
 import sampleUniform from './suites/sample-uniform.mjs';
 import blendLayers from './suites/blend-layers.mjs';
@@ -24,7 +25,7 @@ import batchWalk from './suites/batch-walk.mjs';
 const quick = process.argv.includes('--quick');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt < 0 ? null : process.argv[onlyAt + 1];
-const suites = [sampleUniform, sampleQuantized, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, reduceBatch, crowdCold, memory, browserSampleMany, batchWalk];
+const suites = [sampleUniform, sampleQuantized, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, reduceBatch, crowdCold, memory, browserSampleMany, browserGltfPlayback, batchWalk];
 
 const cores = {
   'animcore-simd': await AnimCore.create({ build: 'simd' }),

@@ -20,7 +20,7 @@ export default defineConfig({
     outDir: here('dist'),
     emptyOutDir: true,
     target: 'es2022',
-    rollupOptions: { input: { viewer: here('index.html'), bench: here('bench.html') } },
+    rollupOptions: { input: { viewer: here('index.html'), bench: here('bench.html'), benchGltf: here('bench-gltf.html') } },
   },
   worker: { format: 'es' },
   server: { host: '127.0.0.1', fs: { allow: [here('..')] } },

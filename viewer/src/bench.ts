@@ -8,44 +8,11 @@ import { AnimCore, AnimResource, Skeleton } from 'animcore';
 import { toThreeAnimationClip, toThreeSkeleton } from 'animcore/three';
 import * as THREE from 'three';
 import { makeRigClip, makeRigSkeleton } from '../../bench/clips.mjs';
+import { measure, publish, type Rate } from './bench-rate.js';
 
 const JOINTS = 64;
 const INSTANCES = 1000;
 const FRAME = 1 / 60;
-const quick = new URLSearchParams(location.search).has('quick');
-const ROUNDS = quick ? 3 : 7;
-const ROUND_MS = quick ? 150 : 600;
-
-interface Rate {
-  median: number;
-  spread: number;
-}
-
-const medianOf = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
-
-/**
- * Joint samples per second of `frame` (which animates `instances` characters) over ROUNDS rounds of
- * ROUND_MS each (after a warm-up round).
- */
-function measure(frame: () => void, instances = INSTANCES): Rate {
-  const rates: number[] = [];
-  for (let round = -1; round < ROUNDS; round++) {
-    let frames = 0;
-    const start = performance.now();
-    let now = start;
-    while (now - start < ROUND_MS) {
-      frame();
-      frames++;
-      now = performance.now();
-    }
-    if (round >= 0) rates.push((frames * JOINTS * instances * 1000) / (now - start));
-  }
-  const median = medianOf(rates);
-  return { median, spread: medianOf(rates.map((r) => Math.abs(r - median))) / median };
-}
 
 async function run(): Promise<Record<string, Rate>> {
   const clip = makeRigClip({ joints: JOINTS, seed: 1, name: 'rig' });
@@ -60,7 +27,7 @@ async function run(): Promise<Record<string, Rate>> {
     results[`animcore-${build}`] = measure(() => {
       for (let i = 0; i < INSTANCES; i++) times[i]! += FRAME;
       job.run(times);
-    });
+    }, INSTANCES * JOINTS);
     job.dispose();
   }
   // three.js: an AnimationMixer per character; also at 25 characters, its best case (issue 16).
@@ -81,17 +48,9 @@ async function run(): Promise<Record<string, Rate>> {
         c.root.updateMatrixWorld(true);
         c.skeleton.update();
       }
-    }, count);
+    }, count * JOINTS);
   }
   return results;
 }
 
-run().then(
-  (results) => {
-    (window as unknown as { __bench: Record<string, Rate> }).__bench = results;
-    document.getElementById('out')!.textContent = JSON.stringify(results, null, 2);
-  },
-  (e: unknown) => {
-    (window as unknown as { __benchError: string }).__benchError = String(e);
-  },
-);
+publish(run());
