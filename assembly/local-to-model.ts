@@ -13,6 +13,14 @@
 // not finite is composed again in f64 from the same inputs (its parent's float32 matrix), where
 // no product of float32 values overflows. Real poses never take that path. Twin:
 // `referenceLocalToModel` (f64 throughout).
+//
+// The SIMD build first composes every joint without the per-joint check (`composeFast`: the local
+// matrices of four joints at a time in structure-of-arrays form, as ozz's SoaTransform →
+// SoaFloat4x4, then the per-joint parent products) and sums the matrices it writes: a sum is
+// finite when every entry is (an Inf or NaN never turns finite again in a sum), so a finite sum
+// proves that no joint needed the wide path, and the results are bit for bit those of the
+// per-joint path, which uses the same operations in the same order. A non-finite sum (an overflow,
+// or a sum of finite entries beyond float32) composes the whole pose again on the checked path.
 import { LTM_BINDINGS, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND } from './layout';
 
 /**
@@ -34,6 +42,12 @@ function source(binding: u32, samples: usize, counts: usize, rest: usize): usize
  * plus an additive delta (spec sequencer.md §3–§4).
  */
 export function localToModel(p: usize, samples: usize, counts: usize, out: usize): void {
+  if (ASC_FEATURE_SIMD && composeFast(p, samples, counts, out)) return;
+  composeChecked(p, samples, counts, out);
+}
+
+/** Every joint composed by `composeLocal`, each checked and, where not finite, composed again wide. */
+function composeChecked(p: usize, samples: usize, counts: usize, out: usize): void {
   const n = load<u32>(p, LTM_JOINT_COUNT);
   const parents = load<usize>(p, LTM_PARENTS);
   const bindings = load<usize>(p, LTM_BINDINGS);
@@ -55,6 +69,127 @@ export function localToModel(p: usize, samples: usize, counts: usize, out: usize
       productWide(a, m);
     }
   }
+}
+
+/**
+ * The local matrices of four joints (12 f32x4: m00 m01 m02 m10 m11 m12 m20 m21 m22 tx ty tz, the
+ * entries of `composeLocal`, lane l for the group's l-th joint), read back one entry at a time.
+ */
+const LOCALS = memory.data(12 * 16, 16);
+
+/**
+ * SIMD: composes every joint of job `p` as `composeLocal` does, unchecked, the local matrices four
+ * joints (in job order) at a time; returns whether the sum of every entry written is finite (then
+ * no joint needed the wide path; otherwise the caller composes again on the checked path).
+ */
+function composeFast(p: usize, samples: usize, counts: usize, out: usize): bool {
+  const n = load<u32>(p, LTM_JOINT_COUNT);
+  const parents = load<usize>(p, LTM_PARENTS);
+  const bindings = load<usize>(p, LTM_BINDINGS);
+  const rest = load<usize>(p, LTM_REST);
+  const order = load<usize>(p, LTM_ORDER);
+  let sum = f32x4.splat(0);
+  for (let k: u32 = 0; k < n; k += 4) {
+    const last = n - k < 4 ? n - k - 1 : 3;
+    localsOfFour(order + (<usize>k << 2), last, bindings, rest, samples, counts);
+    for (let l: u32 = 0; l <= last; l++) {
+      const i = <usize>load<u32>(order + (<usize>(k + l) << 2));
+      const m = out + (i << 6);
+      const e = LOCALS + (<usize>l << 2);
+      const parent = load<i32>(parents + (i << 2));
+      if (parent < 0) {
+        store<f32>(m, load<f32>(e), 0);
+        store<f32>(m, load<f32>(e, 16), 4);
+        store<f32>(m, load<f32>(e, 32), 8);
+        store<f32>(m, 0, 12);
+        store<f32>(m, load<f32>(e, 48), 16);
+        store<f32>(m, load<f32>(e, 64), 20);
+        store<f32>(m, load<f32>(e, 80), 24);
+        store<f32>(m, 0, 28);
+        store<f32>(m, load<f32>(e, 96), 32);
+        store<f32>(m, load<f32>(e, 112), 36);
+        store<f32>(m, load<f32>(e, 128), 40);
+        store<f32>(m, 0, 44);
+        store<f32>(m, load<f32>(e, 144), 48);
+        store<f32>(m, load<f32>(e, 160), 52);
+        store<f32>(m, load<f32>(e, 176), 56);
+        store<f32>(m, 1, 60);
+        sum = f32x4.add(sum, f32x4.add(f32x4.add(v128.load(m), v128.load(m, 16)), f32x4.add(v128.load(m, 32), v128.load(m, 48))));
+        continue;
+      }
+      const a = out + (<usize>parent << 6);
+      const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
+      const c0 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e)), f32x4.mul(a1, v128.load32_splat(e, 16))), f32x4.mul(a2, v128.load32_splat(e, 32)));
+      const c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 48)), f32x4.mul(a1, v128.load32_splat(e, 64))), f32x4.mul(a2, v128.load32_splat(e, 80)));
+      const c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 96)), f32x4.mul(a1, v128.load32_splat(e, 112))), f32x4.mul(a2, v128.load32_splat(e, 128)));
+      const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 144)), f32x4.mul(a1, v128.load32_splat(e, 160))), f32x4.mul(a2, v128.load32_splat(e, 176))), a3);
+      v128.store(m, c0);
+      v128.store(m, c1, 16);
+      v128.store(m, c2, 32);
+      v128.store(m, c3, 48);
+      sum = f32x4.add(sum, f32x4.add(f32x4.add(c0, c1), f32x4.add(c2, c3)));
+    }
+  }
+  const d = f32x4.sub(sum, sum);
+  return !v128.any_true(f32x4.ne(d, d));
+}
+
+/**
+ * Writes LOCALS for the joints `order[0 … last]` (last ≤ 3; lanes past it repeat joint
+ * `order[last]`): their T, R, S sources transposed into lanes, then `composeLocal`'s arithmetic
+ * on four lanes at once (the same operations in the same order, so each lane is bit for bit the
+ * scalar entry).
+ */
+// @ts-ignore: decorator
+@inline
+function localsOfFour(order: usize, last: u32, bindings: usize, rest: usize, samples: usize, counts: usize): void {
+  const i0 = <usize>load<u32>(order);
+  const i1 = <usize>load<u32>(order + (<usize>min<u32>(1, last) << 2));
+  const i2 = <usize>load<u32>(order + (<usize>min<u32>(2, last) << 2));
+  const i3 = <usize>load<u32>(order + (<usize>last << 2));
+  const b0 = bindings + i0 * 12, b1 = bindings + i1 * 12, b2 = bindings + i2 * 12, b3 = bindings + i3 * 12;
+  const r0 = rest + i0 * 48, r1 = rest + i1 * 48, r2 = rest + i2 * 48, r3 = rest + i3 * 48;
+  // Rotations: x, y, z, w of the four joints.
+  const q0 = v128.load(source(load<u32>(b0, 4), samples, counts, r0 + 16));
+  const q1 = v128.load(source(load<u32>(b1, 4), samples, counts, r1 + 16));
+  const q2 = v128.load(source(load<u32>(b2, 4), samples, counts, r2 + 16));
+  const q3 = v128.load(source(load<u32>(b3, 4), samples, counts, r3 + 16));
+  const qxy01 = i32x4.shuffle(q0, q1, 0, 4, 1, 5), qxy23 = i32x4.shuffle(q2, q3, 0, 4, 1, 5);
+  const qzw01 = i32x4.shuffle(q0, q1, 2, 6, 3, 7), qzw23 = i32x4.shuffle(q2, q3, 2, 6, 3, 7);
+  const x = i32x4.shuffle(qxy01, qxy23, 0, 1, 4, 5), y = i32x4.shuffle(qxy01, qxy23, 2, 3, 6, 7);
+  const z = i32x4.shuffle(qzw01, qzw23, 0, 1, 4, 5), w = i32x4.shuffle(qzw01, qzw23, 2, 3, 6, 7);
+  // Scales.
+  const s0 = v128.load(source(load<u32>(b0, 8), samples, counts, r0 + 32));
+  const s1 = v128.load(source(load<u32>(b1, 8), samples, counts, r1 + 32));
+  const s2 = v128.load(source(load<u32>(b2, 8), samples, counts, r2 + 32));
+  const s3 = v128.load(source(load<u32>(b3, 8), samples, counts, r3 + 32));
+  const sxy01 = i32x4.shuffle(s0, s1, 0, 4, 1, 5), sxy23 = i32x4.shuffle(s2, s3, 0, 4, 1, 5);
+  const sz01 = i32x4.shuffle(s0, s1, 2, 6, 3, 7), sz23 = i32x4.shuffle(s2, s3, 2, 6, 3, 7);
+  const sx = i32x4.shuffle(sxy01, sxy23, 0, 1, 4, 5), sy = i32x4.shuffle(sxy01, sxy23, 2, 3, 6, 7);
+  const sz = i32x4.shuffle(sz01, sz23, 0, 1, 4, 5);
+  const one = f32x4.splat(1), two = f32x4.splat(2);
+  const xx = f32x4.mul(x, x), yy = f32x4.mul(y, y), zz = f32x4.mul(z, z);
+  const xy = f32x4.mul(x, y), xz = f32x4.mul(x, z), yz = f32x4.mul(y, z);
+  const wx = f32x4.mul(w, x), wy = f32x4.mul(w, y), wz = f32x4.mul(w, z);
+  v128.store(LOCALS, f32x4.mul(f32x4.sub(one, f32x4.mul(two, f32x4.add(yy, zz))), sx));
+  v128.store(LOCALS, f32x4.mul(f32x4.mul(two, f32x4.add(xy, wz)), sx), 16);
+  v128.store(LOCALS, f32x4.mul(f32x4.mul(two, f32x4.sub(xz, wy)), sx), 32);
+  v128.store(LOCALS, f32x4.mul(f32x4.mul(two, f32x4.sub(xy, wz)), sy), 48);
+  v128.store(LOCALS, f32x4.mul(f32x4.sub(one, f32x4.mul(two, f32x4.add(xx, zz))), sy), 64);
+  v128.store(LOCALS, f32x4.mul(f32x4.mul(two, f32x4.add(yz, wx)), sy), 80);
+  v128.store(LOCALS, f32x4.mul(f32x4.mul(two, f32x4.add(xz, wy)), sz), 96);
+  v128.store(LOCALS, f32x4.mul(f32x4.mul(two, f32x4.sub(yz, wx)), sz), 112);
+  v128.store(LOCALS, f32x4.mul(f32x4.sub(one, f32x4.mul(two, f32x4.add(xx, yy))), sz), 128);
+  // Translations.
+  const t0 = v128.load(source(load<u32>(b0), samples, counts, r0));
+  const t1 = v128.load(source(load<u32>(b1), samples, counts, r1));
+  const t2 = v128.load(source(load<u32>(b2), samples, counts, r2));
+  const t3 = v128.load(source(load<u32>(b3), samples, counts, r3));
+  const txy01 = i32x4.shuffle(t0, t1, 0, 4, 1, 5), txy23 = i32x4.shuffle(t2, t3, 0, 4, 1, 5);
+  const tz01 = i32x4.shuffle(t0, t1, 2, 6, 3, 7), tz23 = i32x4.shuffle(t2, t3, 2, 6, 3, 7);
+  v128.store(LOCALS, i32x4.shuffle(txy01, txy23, 0, 1, 4, 5), 144);
+  v128.store(LOCALS, i32x4.shuffle(txy01, txy23, 2, 3, 6, 7), 160);
+  v128.store(LOCALS, i32x4.shuffle(tz01, tz23, 0, 1, 4, 5), 176);
 }
 
 /** One joint's local matrix in f64 on the wide path (16 f64, column-major). */
@@ -123,7 +258,7 @@ function productWide(a: usize, m: usize): void {
  * m = a · b for column-major float32 4×4 matrices, summed in f64 (the wide path of a skinning
  * matrix, model · inverse bind, whose float32 product overflowed; see the overflow rule above).
  */
-export function multiplyWide(a: usize, b: usize, m: usize): void {
+function multiplyWide(a: usize, b: usize, m: usize): void {
   for (let e: usize = 0; e < 16; e++) store<f64>(WIDE + (e << 3), <f64>load<f32>(b + (e << 2)));
   productWide(a, m);
 }
@@ -184,12 +319,94 @@ function composeLocal(t: usize, q: usize, s: usize, a: usize, m: usize): void {
 }
 
 /**
+ * Whether every one of the `j` matrices at `b` (16 f32 each, column-major) is affine: last row
+ * exactly (0, 0, 0, 1) (±0 counts as 0). Read once per call over the matrices the call reads, so
+ * no promise of the caller's is needed.
+ */
+export function allAffine(b: usize, j: usize): bool {
+  for (let e = b, end = b + (j << 6); e < end; e += 64) {
+    if (load<f32>(e, 12) != 0 || load<f32>(e, 28) != 0 || load<f32>(e, 44) != 0 || load<f32>(e, 60) != 1) return false;
+  }
+  return true;
+}
+
+/**
+ * Writes the `j` skinning matrices model · inverse bind (16 f32 each, column-major) from `model`
+ * and `inverseBind` to `out`, under the overflow rule above. With `affine` (every inverse bind
+ * matrix affine, `allAffine`), each column takes three products (the translation column three and
+ * the model's translation column, times 1, exact): the full product's sums without their terms
+ * a3 · 0, which change a result only in the sign of a zero, or to NaN where the model's
+ * translation column is not finite — which the translation column shows, so the check sees every
+ * matrix the full product's check saw. The SIMD build checks the sum of all entries once (see
+ * `composeFast`) and, when it is not finite, writes every matrix again on the checked path.
+ */
+export function skinningMatrices(model: usize, inverseBind: usize, j: usize, affine: bool, out: usize): void {
+  if (ASC_FEATURE_SIMD) {
+    let sum = f32x4.splat(0);
+    for (let o: usize = 0, end = j << 6; o < end; o += 64) {
+      const a = model + o, b = inverseBind + o;
+      const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
+      let c0 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b)), f32x4.mul(a1, v128.load32_splat(b, 4))), f32x4.mul(a2, v128.load32_splat(b, 8)));
+      let c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 16)), f32x4.mul(a1, v128.load32_splat(b, 20))), f32x4.mul(a2, v128.load32_splat(b, 24)));
+      let c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 32)), f32x4.mul(a1, v128.load32_splat(b, 36))), f32x4.mul(a2, v128.load32_splat(b, 40)));
+      let c3 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 48)), f32x4.mul(a1, v128.load32_splat(b, 52))), f32x4.mul(a2, v128.load32_splat(b, 56)));
+      if (affine) {
+        c3 = f32x4.add(c3, a3);
+      } else {
+        c0 = f32x4.add(c0, f32x4.mul(a3, v128.load32_splat(b, 12)));
+        c1 = f32x4.add(c1, f32x4.mul(a3, v128.load32_splat(b, 28)));
+        c2 = f32x4.add(c2, f32x4.mul(a3, v128.load32_splat(b, 44)));
+        c3 = f32x4.add(c3, f32x4.mul(a3, v128.load32_splat(b, 60)));
+      }
+      const m = out + o;
+      v128.store(m, c0);
+      v128.store(m, c1, 16);
+      v128.store(m, c2, 32);
+      v128.store(m, c3, 48);
+      sum = f32x4.add(sum, f32x4.add(f32x4.add(c0, c1), f32x4.add(c2, c3)));
+    }
+    const d = f32x4.sub(sum, sum);
+    if (!v128.any_true(f32x4.ne(d, d))) return;
+  }
+  for (let o: usize = 0, end = j << 6; o < end; o += 64) {
+    const m = out + o;
+    if (affine) multiplyAffine(model + o, inverseBind + o, m);
+    else multiply(model + o, inverseBind + o, m);
+    if (nonFinite(m)) multiplyWide(model + o, inverseBind + o, m);
+  }
+}
+
+/** out = a · b (column-major 4×4, `b` affine; the scalar twin of the affine product above). */
+// @ts-ignore: decorator
+@inline
+function multiplyAffine(a: usize, b: usize, out: usize): void {
+  if (ASC_FEATURE_SIMD) {
+    const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
+    for (let c: usize = 0; c < 64; c += 16) {
+      const col = b + c;
+      let r = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(col)), f32x4.mul(a1, v128.load32_splat(col, 4))), f32x4.mul(a2, v128.load32_splat(col, 8)));
+      if (c == 48) r = f32x4.add(r, a3);
+      v128.store(out + c, r);
+    }
+  } else {
+    for (let c: usize = 0; c < 64; c += 16) {
+      const col = b + c;
+      const b0 = load<f32>(col), b1 = load<f32>(col, 4), b2 = load<f32>(col, 8);
+      for (let row: usize = 0; row < 16; row += 4) {
+        const r = load<f32>(a + row) * b0 + load<f32>(a + row + 16) * b1 + load<f32>(a + row + 32) * b2;
+        store<f32>(out + c + row, c == 48 ? r + load<f32>(a + row + 48) : r);
+      }
+    }
+  }
+}
+
+/**
  * out = a · b for column-major 4×4 matrices (`out` may be `b`, never `a`): a model matrix times an
  * inverse bind matrix.
  */
 // @ts-ignore: decorator
 @inline
-export function multiply(a: usize, b: usize, out: usize): void {
+function multiply(a: usize, b: usize, out: usize): void {
   if (ASC_FEATURE_SIMD) {
     const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
     for (let c: usize = 0; c < 64; c += 16) {

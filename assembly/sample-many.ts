@@ -43,7 +43,7 @@ import {
   LAYER_WEIGHT,
 } from './layout';
 import { blend } from './blend';
-import { localToModel, multiply, multiplyWide, nonFinite } from './local-to-model';
+import { allAffine, localToModel, skinningMatrices } from './local-to-model';
 import { mixSamples } from './mix';
 import { sampleClip } from './sample-clip';
 
@@ -80,6 +80,8 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
   const layerCount = <usize>load<u32>(p, SM_LAYER_COUNT);
   const blendJob = load<usize>(p, SM_BLEND);
   const clips = load<usize>(p, SM_CLIPS);
+  // Checked on every call: SampleManyJob.inverseBindMatrices is a live view the caller may write.
+  const affine = output != OUTPUT_SAMPLES && output != OUTPUT_MODEL && allAffine(inverseBind, j);
   for (let i: usize = 0; i < <usize>count; i++) {
     const s = samples + i * c * 16;
     const k = counts + i * c;
@@ -116,11 +118,6 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
       continue;
     }
     localToModel(job, s, modelCounts, model);
-    for (let b: usize = 0; b < j; b++) {
-      const mb = m + (b << 6);
-      multiply(model + (b << 6), inverseBind + (b << 6), mb);
-      // Exact where the product is a float32 (the overflow rule in local-to-model.ts).
-      if (nonFinite(mb)) multiplyWide(model + (b << 6), inverseBind + (b << 6), mb);
-    }
+    skinningMatrices(model, inverseBind, j, affine, m);
   }
 }

@@ -204,3 +204,31 @@ describe.each(BUILDS)('localToModel, %s build', (build) => {
     empty.dispose();
   });
 });
+
+// The SIMD build composes four joints' local matrices at a time and checks a pose once
+// (assembly/local-to-model.ts, `composeFast`); the scalar build composes and checks joint by
+// joint. Same operations in the same order: the same bits.
+describe('localToModel, SIMD and scalar builds', () => {
+  it('write the same matrices bit for bit', async () => {
+    const [simd, scalar] = await Promise.all([createCore('simd'), createCore('scalar')]);
+    fc.assert(
+      fc.property(arbitraryPose, (pose) => {
+        const { skeleton, curves, samples, counts, binding } = bindPose(pose);
+        const [a, b] = [simd, scalar].map((core) => {
+          const buf = new AnimSampleBuffer(
+            core,
+            curves.map((c) => c.curveType),
+          );
+          buf.samples.set(samples);
+          buf.counts.set(counts);
+          const out = new Float32Array(16 * skeleton.size);
+          localToModel(core, buf, binding, out);
+          buf.dispose();
+          return new Uint32Array(out.buffer);
+        });
+        expect(a).toEqual(b);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
