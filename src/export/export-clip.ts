@@ -40,7 +40,8 @@ function ownKeyCount(curve: AnimCurve, keyCount: number): number {
  * (`resample`, keys at k / fps seconds); without, the clip itself — its own key times — except that
  * clips with Unity-curve or cubic keys, which the exporter's LINEAR/STEP samplers cannot express,
  * are resampled at `UNITY_EXPORT_FPS`, within `implicitBakeLimit` keys.
- * Rotations of Unity-curve clips are sampled corrected (hemisphere-aligned, normalised).
+ * Rotations of Unity-curve clips are sampled corrected (hemisphere-aligned, normalised); Bool
+ * curves keep their own key times as steps (`withStepBools`).
  * @throws UsageError for an `fps` that is not a finite number > 0, or an implicit bake over
  *   `implicitBakeLimit` (before anything is allocated; the message names the clip, its duration
  *   and the keys, and says to pass `fps`)
@@ -57,7 +58,30 @@ export function exportClip(core: AnimCore, clip: AnimClip, fps?: number): AnimCl
       );
     }
   }
-  return resample(core, clip, { fps: fps ?? UNITY_EXPORT_FPS, measureDeviation: false }).clip;
+  return withStepBools(clip, resample(core, clip, { fps: fps ?? UNITY_EXPORT_FPS, measureDeviation: false }).clip);
+}
+
+/**
+ * `baked` with each Bool curve that has key times of its own (Unity-curve or keyed) as step keys at
+ * those times: a Bool is a step, the value of the last key at or before t (mrtk.md §6.8), which
+ * a bake at a frame rate would move to the first frame after each change.
+ */
+function withStepBools(source: AnimClip, baked: AnimClip): AnimClip {
+  const step = source.curves.map(stepBool);
+  if (step.every((c) => c === null)) return baked;
+  return baked.withCurves(baked.curves.map((c, i) => step[i] ?? c));
+}
+
+function stepBool(curve: AnimCurve): AnimCurve | null {
+  if (curve.curveType !== 'bool') return null;
+  const keys = curve.keys;
+  const own = keys.encoding === 'unity' && keys.lanes.length === 1 ? { times: keys.lanes[0]!.time, x: keys.lanes[0]!.value, stride: 1 } : keys.encoding === 'keyed' ? { times: keys.times, x: keys.values, stride: 4 } : null;
+  if (own === null) return null;
+  // An empty curve is false (mrtk.md §6.8).
+  if (own.times.length === 0) return { ...curve, keys: { encoding: 'static', value: new Float32Array(4) } };
+  const values = new Float32Array(4 * own.times.length);
+  for (let k = 0; k < own.times.length; k++) values[4 * k] = own.x[own.stride * k]!;
+  return { ...curve, keys: { encoding: 'keyed', times: Float32Array.from(own.times), values, interpolation: 'step' } };
 }
 
 /** How exporters bake and reduce clips (`exportClips`). */

@@ -1,5 +1,6 @@
 import { AnimClip, type AnimCurve, type CurveKeys, type CurveType } from '../../anim/index.js';
 import { readAccessorFloats } from './accessor-values.js';
+import { animcoreExtras } from './animcore-extras.js';
 import { type GltfCollections, morphTargetCount, PATH_TYPES, TYPE_COMPONENTS } from './check-document.js';
 import { describeBadValue, isFileValue } from '../value-range.js';
 import { fail, type JsonObject } from './json-fields.js';
@@ -18,7 +19,8 @@ const CURVE_TYPES: Readonly<Record<string, CurveType>> = { translation: 'transla
  * integers included); translation and scale have w = 0. Clips hold the first and last key before
  * and after the keys (constant infinity), time 0 is glTF time 0, the duration is the latest key
  * time, and rotations slerp by default (Appendix C). Channels with no node or a path of an
- * extension are left out with a warning.
+ * extension are left out with a warning. Events and Bool curves that animcore's export kept in the
+ * animation's `extras.animcore` are read back (`animcoreExtras`).
  * @throws FormatError naming the sampler's `input` or `output` for a key time or value that is not
  *   finite, or times that decrease
  */
@@ -65,7 +67,8 @@ export function gltfClips(c: GltfCollections, buffers: readonly Uint8Array[], no
         });
       }
     });
-    return new AnimClip({ name: names[a]!, curves, rotation: 'slerp', metadata: { index: a, start: Number.isFinite(start) ? start : 0 } });
+    const extras = animcoreExtras(animation, p, warnings);
+    return new AnimClip({ name: names[a]!, curves: [...curves, ...extras.curves], events: extras.events, rotation: 'slerp', metadata: { index: a, start: Number.isFinite(start) ? start : 0 } });
   });
 }
 
