@@ -1,6 +1,7 @@
 // Generators of valid glTF 2.0 assets (glTF 2.0 §3, §5): a node hierarchy with its rest TRS, one
 // or two animations (LINEAR, STEP or CUBICSPLINE samplers on translation, rotation, scale), and
-// sometimes a skinned mesh and a morph-target mesh with a weights channel; as a `.glb` (its binary
+// sometimes a skinned mesh and a morph-target mesh with a weights channel, and animcore's
+// extras.animcore (events, Bool curves); as a `.glb` (its binary
 // chunk's floats are fields for the mutators) or as a `.gltf` with a base64 `data:` buffer.
 import { type Field, FieldWriter } from './fields.js';
 import type { Generator, Params } from './input.js';
@@ -109,12 +110,25 @@ function gltfAsset(p: Params): { json: Record<string, unknown>; bin: FieldWriter
     samplers.push(sampler(p, g, 'translation', 'LINEAR'));
     channels.push({ sampler: 0, target: { node: 0, path: 'translation' } });
   }
+  // Sometimes the events and Bool curves animcore's export keeps in extras.animcore (read back by animcoreExtras).
+  const extras = p.rng.chance(0.3) && {
+    extras: {
+      animcore: {
+        events: Array.from({ length: p.int(0, 3) }, (_, i) => ({ name: `event${i}`, category: i % 2 ? 'marker' : '', time: p.real(-1, 3) })),
+        bools: Array.from({ length: p.int(0, 2) }, (_, i) => {
+          let t = p.real(-1, 1);
+          const n = p.int(1, 4);
+          return { joint: i % 2 ? null : 'j0', property: 'tracked', times: Array.from({ length: n }, () => (t += p.real(0.05, 0.5))), values: Array.from({ length: n }, (_, k) => k % 2) };
+        }),
+      },
+    },
+  };
   const json: Record<string, unknown> = {
     asset: { version: '2.0', generator: 'animcore fuzz' },
     scene: 0,
     scenes: [{ nodes: roots }],
     nodes,
-    animations: [{ name: 'take', samplers, channels }],
+    animations: [{ name: 'take', samplers, channels, ...extras }],
     accessors: g.accessors,
     bufferViews: g.bufferViews,
     buffers: [{ byteLength: g.bin.length }],
