@@ -28,7 +28,7 @@ export const NAX3_CURVE_TYPES: readonly CurveType[] = [
 
 /** What a user reading weights as transforms is told (once per file). */
 const BLEND_SHAPE_HINT =
-  "if an nblendshapeanimator plays this file, its curves are morph weights: open it with { curves: 'blend-shape' } or beside the .n2 script that plays it";
+  "if an nblendshapeanimator plays this file, its curves are morph weights: open it with { curves: 'blend-shape' }, or with the .n2 script that plays it (beside it, or --skeleton <script.n2>)";
 
 /** Options of `nax2ToResource`. */
 export interface Nax2ResourceOptions {
