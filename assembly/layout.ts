@@ -71,19 +71,28 @@ export const KEYED_STEP = 1;
 export const CUBIC_KEY_BYTES = 48;
 
 // Quantized key data (KIND_QUANTIZED, on the uniform key grid of CLIP_KEY_COUNT/CLIP_KEY_DURATION)
-// at CLIP_KEYS: one range per linear slot (float4: min x, y, z and the step s; component i of a key
-// is min_i + code_i × s, w is 0), then keyCount + 1 slices (the last one key 0 again, as uniform)
-// of CLIP_SLOT_COUNT keys of QUANT_KEY_BYTES each: three u16 codes for a linear slot; for a
-// rotation the "smallest three" as three u16 fields (value << 1 | flag): the 15-bit values map
-// 0…QUANT_ROTATION_MAX onto [−1/√2, 1/√2]; the flags of fields 0 and 1 are the two bits of the
-// largest component's index (whose value is √(1 − a² − b² − c²)), the flag of field 2 negates the
-// quaternion. Rotation slots go in groups of four (slots L + 4g … L + 4g + 3, at the offset the
-// first would have) stored field by field: field 0 of the four keys, then field 1, then field 2
-// (24 bytes, for structure-of-arrays decoding); the last R mod 4 rotations are stored key by key.
-// QUANT_PAD spare bytes follow, so the kernels' 8-byte loads stay inside the block.
-export const QUANT_RANGE_SIZE = 16;
-export const QUANT_KEY_BYTES = 6;
-export const QUANT_ROTATION_MAX = 32767;
+// at CLIP_KEYS: a u32 at QUANT_SLICE_BYTES (the bytes of one slice), one track record per linear
+// slot from QUANT_TRACKS, then keyCount + 1 slices (the last one key 0 again, as uniform).
+// A slice holds the rotation slots first, QUANT_ROTATION_BYTES each: four i16 codes, component i
+// of the stored (sign-aligned) key × QUANT_ROTATION_SCALE rounded; rotation slots in whole groups
+// of four are stored component by component (x of the four keys, then y, z, w: 32 bytes, for
+// structure-of-arrays decoding), the last R mod 4 key by key. Then the linear slots' u16 codes:
+// only the components that change over the clip (two bytes each, x before y before z; a
+// component that never changes has no code). A track record (QUANT_TRACK_SIZE bytes): the min
+// (f32 x, y, z, 0: a constant component's value), the step (f32 x, y, z, 0: 0 for a constant
+// component; component i is min_i + code_i × step_i), an i8x16.swizzle pattern that puts the
+// slot's codes, read as the 8 bytes at its offset, zero-extended into i32 lanes x, y, z (lanes
+// of constant components and w: zero), and the u32 byte offset of the codes in a slice.
+// QUANT_PAD spare bytes follow the slices, so the kernels' 8-byte loads stay inside the block.
+export const QUANT_SLICE_BYTES = 0;
+export const QUANT_TRACKS = 16;
+export const QUANT_TRACK_MIN = 0;
+export const QUANT_TRACK_STEP = 16;
+export const QUANT_TRACK_PLACE = 32;
+export const QUANT_TRACK_OFFSET = 48;
+export const QUANT_TRACK_SIZE = 64;
+export const QUANT_ROTATION_BYTES = 8;
+export const QUANT_ROTATION_SCALE = 32767;
 export const QUANT_PAD = 8;
 
 // Mixed key data: one record per part (a clip-header block of one kind with its own slots).

@@ -18,11 +18,12 @@ function quantized(clip: AnimClip, compression: CompressionOptions): (QuantizedC
 
 /**
  * Plain-TypeScript twin of `quantizedSampleSlots` (assembly/quantized-clip.ts): samples `clip` as
- * a core that loaded it with `compression` does. Curves that `quantizeClip` codes are decoded at
- * keys k0 and k1 (the uniform key pair, `uniformKeyPair`) and interpolated: linear curves lerp
- * the codes, then min + code × step (w 0), in f32 as the kernel; rotations nlerp (default) or
- * slerp the decoded keys in float64; `step` returns key k0 decoded. Every other curve is sampled by `referenceSample`.
- * Writes `out.samples` (4 × curveCount) and `out.counts`.
+ * a core that loaded it with `compression` does. Curves that `quantizeClip` codes are sampled
+ * from their codes at keys k0 and k1 (the uniform key pair, `uniformKeyPair`): linear curves lerp
+ * the codes, then min + code × step per component (w 0), in f32 as the kernel; rotations nlerp
+ * the codes themselves (default; the scale cancels in the normalisation) or slerp the keys they
+ * stand for (`decodeRotation`), in float64; `step` returns key k0 decoded. Every other curve is
+ * sampled by `referenceSample`. Writes `out.samples` (4 × curveCount) and `out.counts`.
  * @throws UsageError when `out` is too small or for bounds that are not finite numbers > 0
  */
 export function referenceSampleQuantized(clip: AnimClip, compression: CompressionOptions, time: number, out: SampleArrays, options: SampleOptions = {}): void {
@@ -37,15 +38,16 @@ export function referenceSampleQuantized(clip: AnimClip, compression: Compressio
     if (c === null) return;
     let v: F4;
     if (c.range === null) {
-      const a = decodeRotation(c.codes, pair.k0);
-      const b = decodeRotation(c.codes, k1);
-      v = step ? a : options.rotation === 'slerp' ? slerp(a, 0, b, 0, w) : nlerp(a, 0, b, 0, w, false);
+      const codes = c.codes as Int16Array;
+      if (step) v = decodeRotation(codes, pair.k0);
+      else if (options.rotation === 'slerp') v = slerp(decodeRotation(codes, pair.k0), 0, decodeRotation(codes, k1), 0, w);
+      else v = nlerp(codes, 4 * pair.k0, codes, 4 * k1, w, false);
     } else {
       // In f32 as the kernel: min + code × step is a difference of large numbers when min is.
       const r = c.range;
       const fr = Math.fround;
       const at = (k: number, j: number) => c.codes[3 * k + j]!;
-      const lerp = (j: number) => fr(fr(fr(at(pair.k0, j) + fr(fr(at(k1, j) - at(pair.k0, j)) * w)) * r[3]!) + r[j]!);
+      const lerp = (j: number) => fr(fr(fr(at(pair.k0, j) + fr(fr(at(k1, j) - at(pair.k0, j)) * w)) * r[4 + j]!) + r[j]!);
       v = [lerp(0), lerp(1), lerp(2), 0];
     }
     out.samples.set(v, 4 * i);

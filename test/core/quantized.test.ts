@@ -102,7 +102,7 @@ describe.each(BUILDS)('quantized encoding, %s build', (build) => {
     );
   });
 
-  it('stores a 64-joint rig of 300 keys in about 6 bytes per T/R/S key, a third of the float block', () => {
+  it('stores a 64-joint rig of 300 keys in at most 6 bytes per T/R/S key: 8 per rotation key, no codes for constant components', () => {
     const clip = makeRig(64, 300, 1);
     const copy = makeRig(64, 300, 1);
     const resource = new AnimResource({ format: 'test', clips: [clip, copy] });
@@ -112,11 +112,61 @@ describe.each(BUILDS)('quantized encoding, %s build', (build) => {
     const float = core.loadedSize(copy);
     expect(quantized.encoding).toBe('quantized');
     expect(float.encoding).toBe('uniform');
+    // The rig's translations keep z and its scales y constant: 2 codes each. Per slice 64 rotations
+    // × 8 B + 128 linear slots × 4 B; 301 slices (the closing one); 128 track records of 64 B and
+    // the slice size (16 B); the pad (8 B); the clip header, slot table and counts as the float
+    // block's — up to the blocks' alignment of their arrays to 16 bytes.
+    const headerAndTables = float.bytes - 301 * 192 * 16;
+    expect(Math.abs(quantized.bytes - (16 + 128 * 64 + 301 * (64 * 8 + 128 * 4) + 8 + headerAndTables))).toBeLessThan(16);
     const keys = 192 * 300;
-    expect(quantized.bytes / keys).toBeLessThan(6.1);
-    expect(quantized.bytes / keys).toBeGreaterThanOrEqual(6);
-    expect(quantized.bytes / float.bytes).toBeLessThan(0.38);
+    expect(quantized.bytes / keys).toBeLessThanOrEqual(6);
+    expect(quantized.bytes / float.bytes).toBeLessThan(0.35);
     resource.dispose();
+  });
+
+  it('samples compressed rigs with constant components like its twin and within the bounds', () => {
+    // Components that never change store no code: a random mask of them made constant per curve.
+    const withConstants = fc.tuple(arbitraryRigClip, fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 18, maxLength: 18 })).map(([clip, masks]) => {
+      const curves = clip.curves.map((c, i) => {
+        if (c.curveType === 'rotation' || c.keys.encoding !== 'uniform') return c;
+        const values = c.keys.values.slice();
+        for (let k = 4; k < values.length; k += 4) for (let j = 0; j < 3; j++) if (masks[i % 18]! & (1 << j)) values[k + j] = values[j]!;
+        return { ...c, keys: { encoding: 'uniform' as const, values } };
+      });
+      return new AnimClip({ name: clip.name, curves, keyCount: clip.keyCount, keyDuration: clip.keyDuration, preInfinity: clip.preInfinity, postInfinity: clip.postInfinity });
+    });
+    let constant = 0;
+    fc.assert(
+      fc.property(withConstants, compression, fc.array(time, { minLength: 1, maxLength: 6 }), sampleOptions, (clip, bounds, times, options) => {
+        const resource = new AnimResource({ format: 'test', clips: [clip] });
+        core.load(resource, { compression: bounds });
+        for (const q of quantizeClip(clip, bounds)) if (q?.range) constant += [4, 5, 6].filter((i) => q.range![i] === 0).length;
+        const buf = core.createSampleBuffer(clip);
+        const twin = sampleArrays(clip.curves.length);
+        const float = sampleArrays(clip.curves.length);
+        const slack = keyMagnitudes(clip).map((m) => 4e-6 * m);
+        try {
+          for (const t of times) {
+            core.sampler.sample(clip, t, buf, options);
+            referenceSampleQuantized(clip, bounds, t, twin, options);
+            referenceSample(clip, t, float, options);
+            expectCloseToTwin(clip, buf.samples, twin.samples);
+            clip.curves.forEach((c, i) => {
+              if (c.curveType === 'rotation') return;
+              const limit = (c.curveType === 'translation' || c.curveType === 'scale' ? boundOf(bounds, c.curveType) : 0) + slack[i]!;
+              for (let k = 4 * i; k < 4 * i + 4; k++) {
+                if (!(Math.abs(buf.samples[k]! - float.samples[k]!) <= limit)) throw new Error(`t ${t} curve ${i}: ${buf.samples.subarray(4 * i, 4 * i + 4)} vs ${float.samples.subarray(4 * i, 4 * i + 4)}`);
+              }
+            });
+          }
+        } finally {
+          buf.dispose();
+          resource.dispose();
+        }
+      }),
+      { numRuns: 500 },
+    );
+    expect(constant).toBeGreaterThan(500);
   });
 
   it('keeps curves float that 16-bit codes cannot hold within their bound, beside the quantized ones', () => {
