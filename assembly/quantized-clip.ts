@@ -37,31 +37,22 @@ const DECODE: f32 = <f32>(1.0 / <f64>QUANT_ROTATION_SCALE);
 const SCRATCH: usize = memory.data(160, 16);
 
 /**
- * out = lerp(codes0, codes1, w) × step + min for the linear slot whose track record is at `track`,
- * its codes in the slices at `s0` and `s1` (8 bytes read at the track's offset).
+ * Scalar build: out = lerp(codes0, codes1, w) × step + min for the linear slot whose track record
+ * is at `track`, its codes in the slices at `s0` and `s1`.
  */
 // @ts-ignore: decorator
 @inline
 function sampleLinear(s0: usize, s1: usize, w: f32, track: usize, out: usize): void {
   const o = <usize>load<u32>(track, QUANT_TRACK_OFFSET);
-  if (ASC_FEATURE_SIMD) {
-    // The swizzle places each code in its lane and zero-extends it; constant lanes read 0.
-    const place = v128.load(track, QUANT_TRACK_PLACE);
-    const q0 = f32x4.convert_i32x4_s(i8x16.swizzle(v128.load64_zero(s0 + o), place));
-    const q1 = f32x4.convert_i32x4_s(i8x16.swizzle(v128.load64_zero(s1 + o), place));
-    const q = f32x4.add(q0, f32x4.mul(f32x4.sub(q1, q0), f32x4.splat(w)));
-    v128.store(out, f32x4.add(f32x4.mul(q, v128.load(track, QUANT_TRACK_STEP)), v128.load(track, QUANT_TRACK_MIN)));
-  } else {
-    for (let i: usize = 0; i < 16; i += 4) {
-      // The swizzle's first byte for lane i: where its code starts, or ≥ 16 for none.
-      const at = <usize>load<u8>(track + QUANT_TRACK_PLACE + i);
-      let q: f32 = 0;
-      if (at < 16) {
-        const q0 = <f32>load<u16>(s0 + o + at);
-        q = q0 + (<f32>load<u16>(s1 + o + at) - q0) * w;
-      }
-      store<f32>(out + i, q * load<f32>(track + QUANT_TRACK_STEP + i) + load<f32>(track + QUANT_TRACK_MIN + i));
+  for (let i: usize = 0; i < 16; i += 4) {
+    // The swizzle's first byte for lane i: 4m for the slot's m-th code, or ≥ 16 for none.
+    const at = <usize>load<u8>(track + QUANT_TRACK_PLACE + i);
+    let q: f32 = 0;
+    if (at < 16) {
+      const q0 = <f32>load<u16>(s0 + o + (at >> 1));
+      q = q0 + (<f32>load<u16>(s1 + o + (at >> 1)) - q0) * w;
     }
+    store<f32>(out + i, q * load<f32>(track + QUANT_TRACK_STEP + i) + load<f32>(track + QUANT_TRACK_MIN + i));
   }
 }
 
@@ -98,8 +89,23 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
   const s1 = flags & FLAG_STEP ? s0 : slices + <usize>pairK1 * sliceBytes;
   const w: f32 = flags & FLAG_STEP ? 0 : pairW;
 
-  for (let j: u32 = 0; j < L; j++) {
-    sampleLinear(s0, s1, w, tracks + <usize>j * QUANT_TRACK_SIZE, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
+  if (ASC_FEATURE_SIMD) {
+    const vw = f32x4.splat(w);
+    for (let j: u32 = 0; j < L; j++) {
+      const track = tracks + <usize>j * QUANT_TRACK_SIZE;
+      const o = <usize>load<u32>(track, QUANT_TRACK_OFFSET);
+      // The codes lerped as they lie (lanes past the slot's codes: the next slot's, discarded),
+      // then moved to their components' lanes by one swizzle, which zeroes the other lanes.
+      const q0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s0 + o)));
+      const q1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s1 + o)));
+      const q = i8x16.swizzle(f32x4.add(q0, f32x4.mul(f32x4.sub(q1, q0), vw)), v128.load(track, QUANT_TRACK_PLACE));
+      const v = f32x4.add(f32x4.mul(q, v128.load(track, QUANT_TRACK_STEP)), v128.load(track, QUANT_TRACK_MIN));
+      v128.store(out + <usize>load<u32>(slotOut + (<usize>j << 2)), v);
+    }
+  } else {
+    for (let j: u32 = 0; j < L; j++) {
+      sampleLinear(s0, s1, w, tracks + <usize>j * QUANT_TRACK_SIZE, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
+    }
   }
   const a = SCRATCH;
   const b = SCRATCH + 16;

@@ -60,9 +60,9 @@ export const quantizedEncoding: KeyEncoding = {
       const range = curves[j]!.range!;
       f32.set(range.subarray(0, 4), (track + QUANT_TRACK_MIN) >>> 2);
       f32.set(range.subarray(4, 8), (track + QUANT_TRACK_STEP) >>> 2);
-      // Lane i takes bytes 2m, 2m + 1 of the slot's codes (its m-th changing component), zero-extended.
+      // Lane i takes lane m of the lerped codes (the slot's m-th changing component): bytes 4m … 4m + 3.
       u8.fill(ZERO_LANE, track + QUANT_TRACK_PLACE, track + QUANT_TRACK_PLACE + 16);
-      components.forEach((i, m) => u8.set([2 * m, 2 * m + 1], track + QUANT_TRACK_PLACE + 4 * i));
+      components.forEach((i, m) => u8.set([4 * m, 4 * m + 1, 4 * m + 2, 4 * m + 3], track + QUANT_TRACK_PLACE + 4 * i));
       u32[(track + QUANT_TRACK_OFFSET) >>> 2] = offsets[j]!;
       const codes = curves[j]!.codes;
       for (let k = 0; k <= n; k++) {
