@@ -9,7 +9,8 @@ import { KernelMemory } from './kernel-memory.js';
 export interface LoadOptions {
   /**
    * Store the uniform translation, rotation and scale curves quantized (`quantized` encoding:
-   * 6 bytes per key instead of 16) within these error bounds (see `CompressionOptions`); curves
+   * up to 6 bytes per translation or scale key, none for components that never change, and 8 per
+   * rotation key, instead of 16) within these error bounds (see `CompressionOptions`); curves
    * that cannot keep a bound, and every other curve, stay as they are. Default: no compression.
    */
   compression?: CompressionOptions;
