@@ -14,6 +14,7 @@ import {
   REDUCE_WITH_PREVIOUS,
 } from '../../assembly/layout.js';
 import type { ReduceTrack, ReducedTrack } from '../anim/index.js';
+import { sameTimes } from '../anim/same-times.js';
 import { UsageError } from '../errors.js';
 import type { RuntimeOwner } from './runtime.js';
 
@@ -21,7 +22,7 @@ function check(track: ReduceTrack, i: number, tracks: readonly ReduceTrack[]): v
   const n = track.times.length;
   if (track.withPrevious) {
     const previous = tracks[i - 1]?.times;
-    if (!previous || previous.length !== n || previous.some((t, k) => t !== track.times[k])) {
+    if (!previous || !sameTimes(previous, track.times)) {
       throw new UsageError(`reduceKeys: track ${i} goes with the previous track but ${previous ? 'their times differ' : 'is the first'}`);
     }
   }
@@ -32,7 +33,9 @@ function check(track: ReduceTrack, i: number, tracks: readonly ReduceTrack[]): v
       throw new UsageError(`reduceKeys: track ${i}: time ${k} (${track.times[k]}) is not finite or does not increase`);
     }
   }
-  const bad = track.values.findIndex((v) => !Number.isFinite(v));
+  const values = track.values;
+  let bad = -1;
+  for (let v = 0; v < values.length && bad < 0; v++) if (!Number.isFinite(values[v]!)) bad = v;
   if (bad >= 0) throw new UsageError(`reduceKeys: track ${i}: value ${bad >> 2} is not finite (${track.values[bad]})`);
 }
 

@@ -1,6 +1,7 @@
 import { type AnimClip, type AnimCurve, type CurveType, type ReduceTrack } from '../anim/index.js';
 import { reduceKeys, type RuntimeOwner } from '../core/index.js';
 import { UsageError } from '../errors.js';
+import { sameTimes } from '../anim/same-times.js';
 import { curveTrack } from './curve-track.js';
 
 /** The largest error keyframe reduction may make, per kind of curve. */
@@ -90,16 +91,20 @@ export function reduceClip(core: RuntimeOwner, clip: AnimClip, tolerance: KeyTol
     jobOf.set(i, jobs.length);
     jobs.push({ times, values, rotation: c.curveType === 'rotation', step: interpolation === 'step', tolerance: tolerance[kindOf(c.curveType)], withPrevious });
   };
-  const weights = new Map<string, number[]>();
+  const groups: { times: Float32Array; members: number[] }[] = [];
+  const groupsOf = new Map<string, typeof groups>();
   clip.curves.forEach((c, i) => {
     if (!reducible[i]) return;
     if (c.target.joint !== null && /^weights\/\d+$/.test(c.target.property)) {
       const times = tracks[i]!.times;
-      const key = `${c.target.joint}\0${times.length}\0${times.join(',')}`;
-      weights.set(key, [...(weights.get(key) ?? []), i]);
+      const list = groupsOf.get(c.target.joint) ?? [];
+      groupsOf.set(c.target.joint, list);
+      const group = list.find((g) => sameTimes(g.times, times));
+      if (group) group.members.push(i);
+      else list.push(groups[groups.push({ times, members: [i] }) - 1]!);
     } else add(i, false);
   });
-  for (const group of weights.values()) group.forEach((i, m) => add(i, m > 0));
+  for (const group of groups) group.members.forEach((i, m) => add(i, m > 0));
   const reduced = reduceKeys(core, jobs);
   const maxError: KeyTolerance = { translation: 0, rotation: 0, scale: 0, other: 0 };
   let keysIn = 0;
@@ -118,10 +123,11 @@ export function reduceClip(core: RuntimeOwner, clip: AnimClip, tolerance: KeyTol
     if (kept.length === 1) return { ...curve, keys: { encoding: 'static', value: track.values.slice(0, 4) } };
     const times = new Float32Array(kept.length);
     const values = new Float32Array(4 * kept.length);
-    kept.forEach((k, j) => {
+    for (let j = 0; j < kept.length; j++) {
+      const k = kept[j]!;
       times[j] = track.times[k]!;
-      values.set(track.values.subarray(4 * k, 4 * k + 4), 4 * j);
-    });
+      for (let c = 0; c < 4; c++) values[4 * j + c] = track.values[4 * k + c]!;
+    }
     return { ...curve, keys: { encoding: 'keyed', times, values } };
   });
   const out = clip.withCurves(curves);

@@ -1,3 +1,4 @@
+import { sameTimes } from '../anim/same-times.js';
 import type { CurveTrack } from './curve-track.js';
 
 /**
@@ -46,10 +47,4 @@ export class SharedTimes<T> {
     this.byKey.set(key, list);
     return value;
   }
-}
-
-function sameTimes(a: Float32Array, b: Float32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -1,4 +1,5 @@
 import type { AnimClip, CubicKeys, KeyedKeys } from '../../anim/index.js';
+import { sameTimes } from '../../anim/same-times.js';
 import {
   CLIP_KEY_COUNT,
   CLIP_SINGLE_COUNT,
@@ -21,14 +22,6 @@ interface TimeGroup {
   readonly flags: number;
   readonly linear: number[];
   readonly rotation: number[];
-}
-
-/** Whether two time arrays hold the same times (the same array, or equal contents). */
-function sameTimes(a: Float32Array, b: Float32Array): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**
@@ -100,15 +93,17 @@ export function writeTimedRecords<K extends KeyedKeys | CubicKeys>(memory: Kerne
     at += align16(4 * (n + 2));
     u32[(r + KEYED_VALUES) >>> 2] = at;
     const base = at >>> 2;
-    const stride = width * list.length;
-    list.forEach((curveIndex, m) => {
-      const values = (clip.curves[curveIndex]!.keys as K).values;
-      for (let k = 0; k < n; k++) {
-        const to = base + k * stride + m * width;
-        const from = k * width;
+    const sources = list.map((curveIndex) => (clip.curves[curveIndex]!.keys as K).values);
+    // Key-major in both loops, so the writes run through the block in order (member-major writes
+    // jump a whole key row each and miss the cache once a group has a hundred members).
+    for (let k = 0, to = base; k < n; k++) {
+      const from = k * width;
+      for (let m = 0; m < sources.length; m++) {
+        const values = sources[m]!;
         for (let c = 0; c < width; c++) f32[to + c] = values[from + c]!;
+        to += width;
       }
-    });
+    }
     at += bytesPerKey * n * list.length;
   });
   return ptr;
