@@ -7,7 +7,7 @@ import { decodeDataUri } from '../formats/gltf/buffers.js';
 import { morphTargetCount } from '../formats/gltf/check-document.js';
 import { animationOnlyAccessors, renumberAccessorRefs } from '../formats/gltf/accessor-refs.js';
 import type { JsonObject } from '../formats/gltf/json-fields.js';
-import { READ_EXTENSIONS } from '../formats/gltf/read-document.js';
+import { READ_EXTENSIONS } from '../formats/gltf/read-extensions.js';
 import type { GltfSource } from '../formats/gltf/source.js';
 import { type ChannelNodes, type PlannedAnimation, planAnimations } from './animation-channels.js';
 import { axisConversion, isIdentity } from './axis-conversion.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readAccessorFloats } from '../../src/formats/gltf/accessor-values.js';
 import { checkDocument } from '../../src/formats/gltf/check-document.js';
-import { READ_EXTENSIONS } from '../../src/formats/gltf/read-document.js';
+import { READ_EXTENSIONS } from '../../src/formats/gltf/read-extensions.js';
 import { openGltf } from '../../src/formats/gltf/index.js';
 import { f32Bytes, packGlb } from '../helpers/glb.js';
 
@@ -135,6 +135,29 @@ describe('openGltf: sparse animation outputs', () => {
     const resource = await openGltf({ gltf: packGlb(json, bin) });
     const keys = resource.clips[0]!.curves[0]!.keys;
     expect(keys.encoding === 'keyed' && Array.from(keys.values)).toEqual([0, 0, 0, 0, 7, 8, 9, 0]);
+    resource.dispose();
+  });
+});
+
+describe('openGltf: sparse mesh attributes', () => {
+  it('reads a sparse POSITION’s values at their own byteOffset (default 0), as animation outputs are read', async () => {
+    const u32 = (values: number[]) => new Uint8Array(Uint32Array.from(values).buffer);
+    // The animation case above, as a triangle's positions: vertex 1 is (7,8,9) by its sparse value.
+    const bin = new Uint8Array([...f32Bytes([9, 9, 9, 0, 0, 0, 1, 2, 3, 4, 5, 6]), ...u32([1, 0, 0, 1]), ...f32Bytes([7, 8, 9, 5, 5, 5])]);
+    const json = {
+      asset: { version: '2.0' },
+      buffers: [{ byteLength: bin.length }],
+      bufferViews: [
+        { buffer: 0, byteOffset: 0, byteLength: 48 },
+        { buffer: 0, byteOffset: 48, byteLength: 16 },
+        { buffer: 0, byteOffset: 64, byteLength: 24 },
+      ],
+      accessors: [{ bufferView: 0, byteOffset: 12, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [7, 8, 9], sparse: { count: 1, indices: { bufferView: 1, componentType: 5125 }, values: { bufferView: 2 } } }],
+      meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
+      nodes: [{ name: 'a', mesh: 0 }],
+    };
+    const resource = await openGltf({ gltf: packGlb(json, bin) });
+    expect(Array.from(resource.meshes[0]!.positions)).toEqual([0, 0, 0, 7, 8, 9, 4, 5, 6]);
     resource.dispose();
   });
 });

@@ -1,25 +1,15 @@
-import { type Accessor, MathUtils } from '@gltf-transform/core';
+import { MathUtils } from '@gltf-transform/core';
 import { COMPONENT_BYTES, type GltfCollections, TYPE_COMPONENTS } from './check-document.js';
 
-/**
- * An accessor's elements as float64-exact float32 numbers: FLOAT as stored; normalized integers
- * decoded as glTF 2.0 §3.11 says (BYTE max(c / 127, −1), UNSIGNED_BYTE c / 255, SHORT
- * max(c / 32767, −1), UNSIGNED_SHORT c / 65535, so −128 and −32768 are exactly −1); other
- * integers as their value. Sparse accessors arrive densified by glTF-Transform.
- */
-export function accessorFloats(accessor: Accessor): Float32Array {
-  const array = accessor.getArray();
-  if (array === null) return new Float32Array(accessor.getCount() * accessor.getElementSize());
-  if (array instanceof Float32Array) return array;
-  return decoded(array as ArrayLike<number>, accessor.getNormalized(), accessor.getComponentType());
-}
+/** An accessor's components as its component type stores them (Int8Array … Float32Array). */
+export type AccessorArray = ArrayLike<number> & { set(a: ArrayLike<number>, at: number): void };
 
 function decoded(array: ArrayLike<number>, normalized: boolean, componentType: number): Float32Array {
   if (!normalized) return Float32Array.from(array);
   return Float32Array.from(array, (c) => MathUtils.decodeNormalizedInt(c, componentType as Parameters<typeof MathUtils.decodeNormalizedInt>[1]));
 }
 
-const ARRAYS: Readonly<Record<number, { new (buffer: ArrayBufferLike, offset: number, length: number): ArrayLike<number> & { set(a: ArrayLike<number>, at: number): void } }>> = {
+const ARRAYS: Readonly<Record<number, new (buffer: ArrayBufferLike, offset: number, length: number) => AccessorArray>> = {
   5120: Int8Array,
   5121: Uint8Array,
   5122: Int16Array,
@@ -30,18 +20,31 @@ const ARRAYS: Readonly<Record<number, { new (buffer: ArrayBufferLike, offset: nu
 
 /**
  * Accessor `index` of a checked document (`checkDocument`: its byte ranges, strides and sparse
- * indices are known to be in range) read straight from the buffers, decoded as `accessorFloats`
- * decodes a glTF-Transform accessor: strides followed, sparse values applied (glTF 2.0 §3.6.2.3),
- * no view → zeros, normalized integers per §3.11. A tightly packed, aligned FLOAT accessor without
- * sparse values is a view of the buffer's bytes (no copy): callers that keep values copy them.
+ * indices are known to be in range) read straight from the buffers as floats: strides followed,
+ * sparse values applied (glTF 2.0 §3.6.2.3), no view → zeros; FLOAT as stored, normalized
+ * integers decoded as glTF 2.0 §3.11 says (BYTE max(c / 127, −1), UNSIGNED_BYTE c / 255, SHORT
+ * max(c / 32767, −1), UNSIGNED_SHORT c / 65535, so −128 and −32768 are exactly −1; glTF-Transform's
+ * `MathUtils.decodeNormalizedInt`), other integers as their value. A tightly packed, aligned FLOAT
+ * accessor without sparse values is a view of the buffer's bytes (no copy): callers that keep
+ * values copy them.
  */
 export function readAccessorFloats(c: GltfCollections, buffers: readonly Uint8Array[], index: number): Float32Array {
+  const values = readAccessor(c, buffers, index);
+  const a = c.accessors![index]!;
+  return values instanceof Float32Array ? values : decoded(values, a.normalized === true, a.componentType as number);
+}
+
+/**
+ * Accessor `index` as `readAccessorFloats` reads it, but undecoded: the components in an array of
+ * the component type (joint indices, vertex indices). A view of the buffer where the layout allows.
+ */
+export function readAccessor(c: GltfCollections, buffers: readonly Uint8Array[], index: number): AccessorArray {
   const a = c.accessors![index]!;
   const type = a.componentType as number;
   const width = TYPE_COMPONENTS[a.type as string]!;
   const count = a.count as number;
   const size = COMPONENT_BYTES[type]!;
-  let values: ArrayLike<number> & { set(a: ArrayLike<number>, at: number): void };
+  let values: AccessorArray;
   if (a.bufferView === undefined) values = new ARRAYS[type]!(new ArrayBuffer(count * width * size), 0, count * width);
   else {
     const view = c.bufferViews![a.bufferView as number]!;
@@ -51,7 +54,7 @@ export function readAccessorFloats(c: GltfCollections, buffers: readonly Uint8Ar
     values = packed(bytes.buffer, start, stride, type, width, count, a.sparse !== undefined);
   }
   if (a.sparse !== undefined) applySparse(c, buffers, a.sparse as Record<string, Record<string, unknown>>, type, width, values);
-  return values instanceof Float32Array ? values : decoded(values, a.normalized === true, type);
+  return values;
 }
 
 /** Elements from `start` every `stride` bytes, as a typed array of the component type; a view where the layout allows and `copy` is not asked for. */

@@ -1,10 +1,9 @@
 import { AnimResource } from '../../anim/index.js';
-import { animationOnlyAccessors, renumberAccessorRefs } from './accessor-refs.js';
 import { type GltfResourceReader, readBuffers, readResourceUri } from './buffers.js';
 import { checkDocument } from './check-document.js';
 import { type GltfContainer, readGltfContainer } from './container.js';
 import { array, object, type JsonObject } from './json-fields.js';
-import { READ_EXTENSIONS, readDocument } from './read-document.js';
+import { READ_EXTENSIONS } from './read-extensions.js';
 import { gltfClips } from './to-clips.js';
 import { gltfMeshes } from './to-meshes.js';
 import { keepGltfSource } from './source.js';
@@ -24,8 +23,10 @@ export interface GltfFiles {
 }
 
 /**
- * Opens a glTF 2.0 asset (`.glb`, or `.gltf` with external or `data:` buffers) through
- * glTF-Transform into an `AnimResource` of format `gltf`:
+ * Opens a glTF 2.0 asset (`.glb`, or `.gltf` with external or `data:` buffers) into an
+ * `AnimResource` of format `gltf`, reading the checked JSON (`checkDocument`) and the accessors
+ * straight from the buffers (no document model; glTF-Transform's `MathUtils` decomposes matrices
+ * and decodes normalized integers):
  * - `skeleton`: every node in index order, named by `node.name` (`node<i>` without one; a
  *   duplicate gets `#<i>`), with its parent and rest transform, and the skins (`gltfSkeleton`);
  * - `clips`: one per animation (`gltfClips`: keyed LINEAR/STEP and cubic CUBICSPLINE curves,
@@ -50,32 +51,20 @@ export async function openGltf(files: GltfFiles): Promise<AnimResource> {
     if (bytes === undefined) warnings.push(`/images/${i}: image file "${uri}" not found; left out`);
     else images.set(uri, bytes);
   }
-  // glTF-Transform reads the model (nodes, skins, meshes, materials, textures) only: the animations,
-  // most of a file's bytes, are decoded straight from the buffers (gltfClips).
-  const document = await readDocument(withoutAnimations(json), buffers, images, warnings);
+  // Unknown optional extensions are left out: what they add (materials, lights …) is not part of the model.
+  array(json.extensionsUsed, '/extensionsUsed').forEach((name, i) => {
+    if (typeof name === 'string' && !READ_EXTENSIONS.has(name)) warnings.push(`/extensionsUsed/${i}: extension "${name}" is not read; left out`);
+  });
   const names = uniqueNames(
     collections.nodes!.map((n) => n.name as string | undefined),
     'node',
   );
-  const skeleton = gltfSkeleton(document, collections, names, warnings);
+  const skeleton = gltfSkeleton(collections, buffers, names, warnings);
   const clips = gltfClips(collections, buffers, names, warnings);
-  const { meshes, skins } = gltfMeshes(document, skeleton, warnings);
+  const { meshes, skins } = gltfMeshes(collections, buffers, skeleton, warnings);
   const resource = new AnimResource({ format: 'gltf', clips, skeleton, meshes, skins, info: info(container, json, collections.nodes!.length), warnings });
   keepGltfSource(resource, { container: container.container, json, collections, buffers, images, skeleton });
   return resource;
-}
-
-/** The document without its animations and the accessors only they use (the others renumbered). */
-function withoutAnimations(json: JsonObject): JsonObject {
-  const dropped = animationOnlyAccessors(json);
-  const accessors = array(json.accessors, '/accessors');
-  const to = new Int32Array(accessors.length);
-  let next = 0;
-  for (let i = 0; i < accessors.length; i++) to[i] = dropped.has(i) ? -1 : next++;
-  const out = renumberAccessorRefs(json, (i) => to[i]!);
-  delete out.animations;
-  if (json.accessors !== undefined) out.accessors = accessors.filter((_, i) => !dropped.has(i));
-  return out;
 }
 
 function info(container: GltfContainer, json: JsonObject, nodes: number): Record<string, unknown> {

@@ -1,8 +1,10 @@
-import type { Accessor, Document, Node, Primitive } from '@gltf-transform/core';
+import { MathUtils, type mat4 } from '@gltf-transform/core';
 import type { Mesh, Skeleton, SkinnedMesh } from '../../anim/index.js';
 import { describeBadValue, firstBadValue } from '../value-range.js';
-import { accessorFloats } from './accessor-values.js';
-import { fail } from './json-fields.js';
+import { type AccessorArray, readAccessor, readAccessorFloats } from './accessor-values.js';
+import { type GltfCollections, TYPE_COMPONENTS } from './check-document.js';
+import { fail, type JsonObject } from './json-fields.js';
+import { nodeParents } from './to-skeleton.js';
 
 const TRIANGLES = 4;
 
@@ -20,63 +22,70 @@ const TRIANGLES = 4;
  * (positions, skinned at rest too, normals, texture coordinates, weights) must be a file value
  * (value-range.ts), else `FormatError` at the primitive's JSON pointer.
  */
-export function gltfMeshes(document: Document, skeleton: Skeleton, warnings: string[]): { meshes: Mesh[]; skins: SkinnedMesh[] } {
-  const root = document.getRoot();
-  const nodes = root.listNodes();
-  const meshIndex = new Map(root.listMeshes().map((m, i) => [m, i]));
-  const skinIndex = new Map(root.listSkins().map((s, i) => [s, i]));
+export function gltfMeshes(c: GltfCollections, buffers: readonly Uint8Array[], skeleton: Skeleton, warnings: string[]): { meshes: Mesh[]; skins: SkinnedMesh[] } {
   const meshes: Mesh[] = [];
   const skins: SkinnedMesh[] = [];
-  nodes.forEach((node, j) => {
-    const mesh = node.getMesh();
-    if (mesh === null) return;
-    const primitives = mesh.listPrimitives();
-    const base = mesh.getName() || `mesh${meshIndex.get(mesh)}`;
-    const skin = node.getSkin();
-    const skinning = skin === null ? null : skinningMatrices(nodes, skeleton, skinIndex.get(skin)!);
+  const floats = (i: number) => readAccessorFloats(c, buffers, i);
+  const worlds = worldMatrices(c, skeleton);
+  c.nodes!.forEach((node, j) => {
+    if (node.mesh === undefined) return;
+    const m = node.mesh as number;
+    const mesh = c.meshes![m]!;
+    const primitives = mesh.primitives as JsonObject[];
+    const base = typeof mesh.name === 'string' && mesh.name !== '' ? mesh.name : `mesh${m}`;
+    const skinning = node.skin === undefined ? null : skinningMatrices(worlds, skeleton, node.skin as number);
     primitives.forEach((primitive, p) => {
       const name = primitives.length > 1 ? `${base}/${p}` : base;
+      const pointer = `/meshes/${m}/primitives/${p}`;
       const checked = <T extends ArrayLike<number>>(values: T, what: string): T => {
         const i = firstBadValue(values);
-        if (i >= 0) fail(`/meshes/${meshIndex.get(mesh)}/primitives/${p}`, `${what} value ${i}: ${describeBadValue(values[i]!)}`, 'bad-value');
+        if (i >= 0) fail(pointer, `${what} value ${i}: ${describeBadValue(values[i]!)}`, 'bad-value');
         return values;
       };
       const where = `node ${j} "${skeleton.joints[j]!.name}", mesh "${name}"`;
-      const position = primitive.getAttribute('POSITION');
-      if (primitive.getMode() !== TRIANGLES || position === null) {
-        warnings.push(`${where}: ${position === null ? 'no POSITION' : `mode ${primitive.getMode()} is not a triangle list`}; left out`);
+      const attributes = primitive.attributes as Record<string, number>;
+      const position = attributes.POSITION;
+      const mode = (primitive.mode as number | undefined) ?? TRIANGLES;
+      if (mode !== TRIANGLES || position === undefined) {
+        warnings.push(`${where}: ${position === undefined ? 'no POSITION' : `mode ${mode} is not a triangle list`}; left out`);
         return;
       }
-      const n = position.getCount();
-      if (position.getType() !== 'VEC3') fail(`/meshes/${meshIndex.get(mesh)}/primitives/${p}/attributes/POSITION`, `POSITION is ${position.getType()}; glTF 2.0 §3.7.2.1 requires VEC3`, 'bad-type');
+      const accessors = c.accessors!;
+      const n = accessors[position]!.count as number;
+      if (accessors[position]!.type !== 'VEC3') fail(`${pointer}/attributes/POSITION`, `POSITION is ${String(accessors[position]!.type)}; glTF 2.0 §3.7.2.1 requires VEC3`, 'bad-type');
       // glTF 2.0 §3.7.2.1: all attribute accessors of a primitive have the same count.
-      for (const semantic of primitive.listSemantics()) {
-        const count = primitive.getAttribute(semantic)!.getCount();
-        if (count !== n) fail(`/meshes/${meshIndex.get(mesh)}/primitives/${p}/attributes/${semantic}`, `${count} elements, but POSITION has ${n}`, 'bad-count');
+      for (const [semantic, a] of Object.entries(attributes)) {
+        const count = accessors[a]!.count as number;
+        if (count !== n) fail(`${pointer}/attributes/${semantic}`, `${count} elements, but POSITION has ${n}`, 'bad-count');
       }
-      const indices = primitive.getIndices();
-      const triangles = indices ? Uint32Array.from(indices.getArray() as ArrayLike<number>) : Uint32Array.from({ length: n }, (_, i) => i);
+      const triangles = primitive.indices !== undefined ? Uint32Array.from(readAccessor(c, buffers, primitive.indices as number)) : Uint32Array.from({ length: n }, (_, i) => i);
       // glTF 2.0 §3.7.2.1: every index names a vertex of the primitive.
       const outside = triangles.findIndex((v) => v >= n);
-      if (outside >= 0) fail(`/meshes/${meshIndex.get(mesh)}/primitives/${p}/indices`, `index ${outside} is ${triangles[outside]}, beyond the ${n} vertices`, 'bad-index');
-      const uvs = checked(attribute(primitive, 'TEXCOORD_0', 2, n), 'TEXCOORD_0');
+      if (outside >= 0) fail(`${pointer}/indices`, `index ${outside} is ${triangles[outside]}, beyond the ${n} vertices`, 'bad-index');
+      /** A vertex attribute as floats (`size` per vertex), or zeros when the primitive has none of that size. */
+      const attribute = (semantic: string, size: number): Float32Array => {
+        const a = attributes[semantic];
+        return a === undefined || TYPE_COMPONENTS[accessors[a]!.type as string] !== size ? new Float32Array(size * n) : floats(a).slice();
+      };
+      const uvs = checked(attribute('TEXCOORD_0', 2), 'TEXCOORD_0');
       if (skinning === null) {
-        const normals = checked(attribute(primitive, 'NORMAL', 3, n), 'NORMAL');
-        meshes.push({ name, joint: j, positions: checked(accessorFloats(position).slice(), 'POSITION'), normals, uvs, uvSize: 2, indices: triangles });
+        const normals = checked(attribute('NORMAL', 3), 'NORMAL');
+        meshes.push({ name, joint: j, positions: checked(floats(position).slice(), 'POSITION'), normals, uvs, uvSize: 2, indices: triangles });
         return;
       }
-      const skinned = skinnedMesh(primitive, skinning, n);
+      const sets: [AccessorArray, Float32Array][] = [];
+      for (let set = 0; set < 2; set++) {
+        const joints = attributes[`JOINTS_${set}`];
+        const weights = attributes[`WEIGHTS_${set}`];
+        if (joints === undefined || weights === undefined) break;
+        sets.push([readAccessor(c, buffers, joints), floats(weights)]);
+      }
+      const skinned = sets.length === 0 ? null : skinnedMesh(sets, floats(position), skinning, n);
       if (skinned === null) warnings.push(`${where}: a skinned node's primitive without JOINTS_0 and WEIGHTS_0; left out`);
       else skins.push({ name, uvs, indices: triangles, ...skinned, positions: checked(skinned.positions, 'POSITION skinned at rest'), weights: checked(skinned.weights, 'WEIGHTS') });
     });
   });
   return { meshes, skins };
-}
-
-/** A vertex attribute as floats (`size` per vertex), or zeros when the primitive has none. */
-function attribute(primitive: Primitive, semantic: string, size: number, n: number): Float32Array {
-  const a = primitive.getAttribute(semantic);
-  return a === null || a.getElementSize() !== size ? new Float32Array(size * n) : accessorFloats(a).slice();
 }
 
 interface Skinning {
@@ -86,16 +95,46 @@ interface Skinning {
   matrices: Float64Array;
 }
 
-function skinningMatrices(nodes: readonly Node[], skeleton: Skeleton, s: number): Skinning {
+/**
+ * Each node's rest world matrix, made on first use: the root's local matrix times each descendant's
+ * on the way down, as glTF-Transform's `Node.getWorldMatrix` multiplies them (gl-matrix order), so
+ * the skinned rest positions stay what its document model gave.
+ */
+function worldMatrices(c: GltfCollections, skeleton: Skeleton): (node: number) => mat4 {
+  const parents = nodeParents(c);
+  const worlds: (mat4 | undefined)[] = [];
+  const world = (i: number): mat4 => {
+    const known = worlds[i];
+    if (known) return known;
+    const { translation, rotation, scale } = skeleton.joints[i]!.rest;
+    const local = MathUtils.compose(translation, rotation, scale, [] as unknown as mat4);
+    const out = parents[i]! < 0 ? local : multiply(world(parents[i]!), local);
+    worlds[i] = out;
+    return out;
+  };
+  return world;
+}
+
+/** a · b of column-major 4 × 4 matrices, each sum in gl-matrix's order (mat4.multiply). */
+function multiply(a: mat4, b: mat4): mat4 {
+  const out = new Array<number>(16) as unknown as mat4;
+  for (let col = 0; col < 4; col++) {
+    const b0 = b[4 * col]!, b1 = b[4 * col + 1]!, b2 = b[4 * col + 2]!, b3 = b[4 * col + 3]!;
+    for (let row = 0; row < 4; row++) out[4 * col + row] = b0 * a[row]! + b1 * a[4 + row]! + b2 * a[8 + row]! + b3 * a[12 + row]!;
+  }
+  return out;
+}
+
+function skinningMatrices(world: (node: number) => mat4, skeleton: Skeleton, s: number): Skinning {
   const skin = skeleton.skins[s]!;
   const matrices = new Float64Array(16 * skin.joints.length);
   skin.joints.forEach((joint, k) => {
-    const world = nodes[joint]!.getWorldMatrix();
+    const w = world(joint);
     const ibm = skin.inverseBindMatrices;
     for (let col = 0; col < 4; col++) {
       for (let row = 0; row < 4; row++) {
         let sum = 0;
-        for (let i = 0; i < 4; i++) sum += world[4 * i + row]! * ibm[16 * k + 4 * col + i]!;
+        for (let i = 0; i < 4; i++) sum += w[4 * i + row]! * ibm[16 * k + 4 * col + i]!;
         matrices[16 * k + 4 * col + row] = sum;
       }
     }
@@ -103,22 +142,12 @@ function skinningMatrices(nodes: readonly Node[], skeleton: Skeleton, s: number)
   return { joints: skin.joints, matrices };
 }
 
-/** Positions skinned at rest, influences and weights of one skinned primitive, or null without joints and weights. */
-function skinnedMesh(primitive: Primitive, skinning: Skinning, n: number): Pick<SkinnedMesh, 'positions' | 'influences' | 'joints' | 'weights'> | null {
-  const sets: [Accessor, Accessor][] = [];
-  for (let set = 0; set < 2; set++) {
-    const j = primitive.getAttribute(`JOINTS_${set}`);
-    const w = primitive.getAttribute(`WEIGHTS_${set}`);
-    if (j === null || w === null) break;
-    sets.push([j, w]);
-  }
-  if (sets.length === 0) return null;
+/** Positions skinned at rest, influences and weights of one skinned primitive from its JOINTS_n / WEIGHTS_n sets and its positions. */
+function skinnedMesh(sets: readonly [AccessorArray, Float32Array][], source: Float32Array, skinning: Skinning, n: number): Pick<SkinnedMesh, 'positions' | 'influences' | 'joints' | 'weights'> {
   const influences = 4 * sets.length;
   const joints = new Uint16Array(influences * n);
   const weights = new Float32Array(influences * n);
-  sets.forEach(([j, w], set) => {
-    const jointArray = j.getArray() as ArrayLike<number>;
-    const weightArray = accessorFloats(w);
+  sets.forEach(([jointArray, weightArray], set) => {
     for (let v = 0; v < n; v++) {
       for (let c = 0; c < 4; c++) {
         const k = jointArray[4 * v + c]!;
@@ -129,7 +158,6 @@ function skinnedMesh(primitive: Primitive, skinning: Skinning, n: number): Pick<
       }
     }
   });
-  const source = accessorFloats(primitive.getAttribute('POSITION')!);
   const positions = new Float32Array(3 * n);
   const m = skinning.matrices;
   const skinJoint = new Map(Array.from(skinning.joints, (joint, k) => [joint, k]));

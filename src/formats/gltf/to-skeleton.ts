@@ -1,30 +1,35 @@
-import type { Document, mat4, vec3, vec4 } from '@gltf-transform/core';
+import { MathUtils, type mat4, type vec3, type vec4 } from '@gltf-transform/core';
 import { type Joint, Skeleton, type Skin } from '../../anim/index.js';
-import { accessorFloats } from './accessor-values.js';
+import { readAccessorFloats } from './accessor-values.js';
 import { type GltfCollections, morphTargetCount } from './check-document.js';
+import type { JsonObject } from './json-fields.js';
+
+/** A node's rest transform: translation, rotation (x y z w) and scale. */
+export interface NodeTrs {
+  readonly translation: vec3;
+  readonly rotation: vec4;
+  readonly scale: vec3;
+}
 
 /**
- * The node hierarchy as a `Skeleton`: every node, in index order, named `names[i]`, with its
- * parent (children may come before their parents) and its rest transform — translation,
- * rotation, scale, or its `matrix` decomposed (as glTF-Transform and three.js decompose it; a
- * matrix with shear cannot be a TRS and is reported in `warnings`) — and, for nodes whose mesh has
- * morph targets, their rest weights (`node.weights`, else `mesh.weights`, else 0). Skins keep their
- * joint lists (node indices) and inverse bind matrices (identity when the file has none).
+ * The node hierarchy as a `Skeleton`, read from the checked JSON (`checkDocument`): every node, in
+ * index order, named `names[i]`, with its parent (children may come before their parents) and its
+ * rest transform — translation, rotation, scale (defaults 0, identity, 1), or its `matrix`
+ * decomposed (glTF-Transform's `MathUtils.decompose`, as three.js decomposes it; a matrix with
+ * shear cannot be a TRS and is reported in `warnings`) — and, for nodes whose mesh has morph
+ * targets, their rest weights (`node.weights`, else `mesh.weights`, else 0). Skins keep their
+ * joint lists (node indices, each node once) and inverse bind matrices (identity when the file
+ * has none), named by the skin (`skin<s>` without a name).
  */
-export function gltfSkeleton(document: Document, c: GltfCollections, names: readonly string[], warnings: string[]): Skeleton {
-  const root = document.getRoot();
-  const nodes = root.listNodes();
-  const indexOf = new Map(nodes.map((n, i) => [n, i]));
-  const joints: Joint[] = nodes.map((node, i) => {
-    const def = c.nodes![i]!;
-    if (def.matrix !== undefined && !isTrs(def.matrix as number[], node.getMatrix())) {
+export function gltfSkeleton(c: GltfCollections, buffers: readonly Uint8Array[], names: readonly string[], warnings: string[]): Skeleton {
+  const nodes = c.nodes!;
+  const parents = nodeParents(c);
+  const joints: Joint[] = nodes.map((def, i) => {
+    const rest = nodeTrs(def);
+    if (def.matrix !== undefined && !isTrs(def.matrix as number[], MathUtils.compose(rest.translation, rest.rotation, rest.scale, [] as unknown as mat4))) {
       warnings.push(`node ${i} "${names[i]}": its matrix has shear, which a translation/rotation/scale rest pose cannot hold; the nearest TRS is used`);
     }
-    const joint: Joint = {
-      name: names[i]!,
-      parent: indexOf.get(node.getParentNode()!) ?? -1,
-      rest: { translation: [...node.getTranslation()] as vec3, rotation: [...node.getRotation()] as vec4, scale: [...node.getScale()] as vec3 },
-    };
+    const joint: Joint = { name: names[i]!, parent: parents[i]!, rest };
     const targets = morphTargetCount(c, def);
     if (targets > 0) {
       const mesh = c.meshes![def.mesh as number]!;
@@ -33,16 +38,33 @@ export function gltfSkeleton(document: Document, c: GltfCollections, names: read
     }
     return joint;
   });
-  const skins: Skin[] = root.listSkins().map((skin, s) => {
-    const members = skin.listJoints().map((n) => indexOf.get(n)!);
-    const ibm = skin.getInverseBindMatrices();
+  const skins: Skin[] = c.skins!.map((skin, s) => {
+    const members = [...new Set(skin.joints as number[])];
     const matrices = new Float32Array(16 * members.length);
-    if (ibm) matrices.set(accessorFloats(ibm).subarray(0, matrices.length));
+    if (skin.inverseBindMatrices !== undefined) matrices.set(readAccessorFloats(c, buffers, skin.inverseBindMatrices as number).subarray(0, matrices.length));
     else for (let k = 0; k < members.length; k++) matrices.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], 16 * k);
-    const rootNode = skin.getSkeleton();
-    return { name: skin.getName() || `skin${s}`, joints: Uint32Array.from(members), inverseBindMatrices: matrices, skeleton: rootNode ? indexOf.get(rootNode)! : -1 };
+    const name = typeof skin.name === 'string' && skin.name !== '' ? skin.name : `skin${s}`;
+    return { name, joints: Uint32Array.from(members), inverseBindMatrices: matrices, skeleton: (skin.skeleton as number | undefined) ?? -1 };
   });
   return new Skeleton(joints, skins);
+}
+
+/** Each node's parent (−1 for roots), from the children lists (`checkDocument` made them a forest). */
+export function nodeParents(c: GltfCollections): Int32Array {
+  const parents = new Int32Array(c.nodes!.length).fill(-1);
+  c.nodes!.forEach((node, i) => {
+    for (const child of (node.children as number[] | undefined) ?? []) parents[child] = i;
+  });
+  return parents;
+}
+
+/** A node's rest TRS as glTF-Transform reads it: its `translation`, `rotation`, `scale` (or defaults), a `matrix` decomposed instead. */
+export function nodeTrs(def: JsonObject): NodeTrs {
+  const translation = [...((def.translation as number[] | undefined) ?? [0, 0, 0])] as vec3;
+  const rotation = [...((def.rotation as number[] | undefined) ?? [0, 0, 0, 1])] as vec4;
+  const scale = [...((def.scale as number[] | undefined) ?? [1, 1, 1])] as vec3;
+  if (def.matrix !== undefined) MathUtils.decompose(def.matrix as mat4, translation, rotation, scale);
+  return { translation, rotation, scale };
 }
 
 /** Whether the composed TRS reproduces `matrix` (relative 1e-5). */
