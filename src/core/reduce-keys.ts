@@ -63,26 +63,28 @@ export function reduceKeys(core: RuntimeOwner, tracks: readonly ReduceTrack[]): 
   });
   const { ptr, arrays } = runtime.allocBlock(REDUCE_RECORD_SIZE * tracks.length, sizes);
   try {
+    // The views once per call (each `runtime.f32` asks the wasm memory for its buffer): nothing below grows the memory.
+    const { f32, u32, f64 } = runtime;
     tracks.forEach((t, i) => {
       const rec = ptr + i * REDUCE_RECORD_SIZE;
-      const [times, values, kept, path] = arrays.slice(4 * i, 4 * i + 4) as [number, number, number, number];
-      runtime.f32.set(t.times, times >>> 2);
-      runtime.f32.set(t.values, values >>> 2);
-      const u32 = runtime.u32;
+      const times = arrays[4 * i]!;
+      const values = arrays[4 * i + 1]!;
+      f32.set(t.times, times >>> 2);
+      f32.set(t.values, values >>> 2);
       u32[(rec + REDUCE_KEY_COUNT) >>> 2] = t.times.length;
       u32[(rec + REDUCE_FLAGS) >>> 2] = (t.rotation ? REDUCE_ROTATION : 0) | (t.step ? REDUCE_STEP : 0) | (t.withPrevious ? REDUCE_WITH_PREVIOUS : 0);
       u32[(rec + REDUCE_TIMES) >>> 2] = times;
       u32[(rec + REDUCE_VALUES) >>> 2] = values;
-      u32[(rec + REDUCE_KEPT) >>> 2] = kept;
-      u32[(rec + REDUCE_PATH) >>> 2] = t.rotation ? path : 0;
-      runtime.f64[(rec + REDUCE_TOLERANCE) >>> 3] = t.tolerance;
+      u32[(rec + REDUCE_KEPT) >>> 2] = arrays[4 * i + 2]!;
+      u32[(rec + REDUCE_PATH) >>> 2] = t.rotation ? arrays[4 * i + 3]! : 0;
+      f64[(rec + REDUCE_TOLERANCE) >>> 3] = t.tolerance;
     });
     runtime.kernel.reduceKeys(ptr, tracks.length);
     return tracks.map((_, i) => {
       const rec = ptr + i * REDUCE_RECORD_SIZE;
-      const count = runtime.u32[(rec + REDUCE_KEPT_COUNT) >>> 2]!;
+      const count = u32[(rec + REDUCE_KEPT_COUNT) >>> 2]!;
       const kept = arrays[4 * i + 2]!;
-      return { kept: runtime.u32.slice(kept >>> 2, (kept >>> 2) + count), error: runtime.f64[(rec + REDUCE_ERROR) >>> 3]! };
+      return { kept: u32.slice(kept >>> 2, (kept >>> 2) + count), error: f64[(rec + REDUCE_ERROR) >>> 3]! };
     });
   } finally {
     runtime.free(ptr);

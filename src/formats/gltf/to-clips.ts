@@ -35,7 +35,7 @@ export function gltfClips(c: GltfCollections, buffers: readonly Uint8Array[], no
   return c.animations!.map((animation, a) => {
     const p = `/animations/${a}`;
     const samplers = animation.samplers as JsonObject[];
-    const decoded = new Map<number, { times: Float32Array; values: Float32Array }>();
+    const decoded = new Map<number, { times: Float32Array; values: Float32Array; pointer: string; checked: boolean }>();
     const curves: AnimCurve[] = [];
     let start = Infinity;
     (animation.channels as JsonObject[]).forEach((channel, k) => {
@@ -50,20 +50,25 @@ export function gltfClips(c: GltfCollections, buffers: readonly Uint8Array[], no
       if (!decoded.has(s)) {
         const input = sampler.input as number;
         if (!timesOf.has(input)) timesOf.set(input, keyTimes(accessor(input), `${p}/samplers/${s}/input`, warnings));
-        decoded.set(s, { times: timesOf.get(input)!, values: keyValues(accessor(sampler.output as number), `${p}/samplers/${s}/output`) });
+        decoded.set(s, { times: timesOf.get(input)!, values: accessor(sampler.output as number), pointer: `${p}/samplers/${s}/output`, checked: false });
       }
-      const { times, values } = decoded.get(s)!;
+      const output = decoded.get(s)!;
+      const { times, values } = output;
       start = Math.min(start, times[0]!);
       const node = target.node as number;
       const interpolation = (sampler.interpolation as string | undefined) ?? 'LINEAR';
       const width = TYPE_COMPONENTS[PATH_TYPES[path]!]!;
       const targets = path === 'weights' ? morphTargetCount(c, c.nodes![node]!) : 1;
+      // One float4 per key (LINEAR/STEP translation, rotation, scale) is checked as it is copied
+      // (curveKeys); other outputs once per sampler, here.
+      if ((interpolation === 'CUBICSPLINE' || targets > 1) && !output.checked) checkValues(values, 0, values.length, output.pointer);
+      output.checked = true;
       for (let m = 0; m < targets; m++) {
         curves.push({
           curveType: CURVE_TYPES[path]!,
           target: { joint: nodeNames[node]!, property: path === 'weights' ? `weights/${m}` : path },
           active: true,
-          keys: curveKeys(times, values, interpolation, width, targets, m),
+          keys: curveKeys(times, values, output.pointer, interpolation, width, targets, m),
         });
       }
     });
@@ -84,26 +89,37 @@ function keyTimes(times: Float32Array, pointer: string, warnings: string[]): Flo
   return times.slice();
 }
 
-function keyValues(values: Float32Array, pointer: string): Float32Array {
-  // Within ±1e38 (value-range.ts): lerp takes the difference of two keys, which must stay a float32.
-  for (let i = 0; i < values.length; i++) if (!isFileValue(values[i]!)) fail(pointer, `output value ${i}: ${describeBadValue(values[i]!)}`, 'bad-value');
-  return values;
+/** Refuses output values `from` … `to` − 1 that are not file values (value-range.ts: within ±1e38, so that lerp's difference of two keys stays a float32). */
+function checkValues(values: Float32Array, from: number, to: number, pointer: string): void {
+  for (let i = from; i < to; i++) if (!isFileValue(values[i]!)) fail(pointer, `output value ${i}: ${describeBadValue(values[i]!)}`, 'bad-value');
 }
 
 /**
- * Float4 keys of lane group `m` of a sampler's output: `width` components per element, `targets`
- * elements per key and group (morph weights), and for CUBICSPLINE the groups of in-tangents,
- * values and out-tangents one after the other per key (§3.11, Appendix C).
+ * Float4 keys of lane group `m` of a sampler's output (at JSON pointer `pointer`): `width`
+ * components per element, `targets` elements per key and group (morph weights), and for
+ * CUBICSPLINE the groups of in-tangents, values and out-tangents one after the other per key
+ * (§3.11, Appendix C). One value per key (`targets` 1, not CUBICSPLINE) is checked here as it is
+ * copied (`checkValues`): the output holds those values only (§3.11 counts, `checkDocument`).
  */
-function curveKeys(times: Float32Array, values: Float32Array, interpolation: string, width: number, targets: number, m: number): CurveKeys {
+function curveKeys(times: Float32Array, values: Float32Array, pointer: string, interpolation: string, width: number, targets: number, m: number): CurveKeys {
   const n = times.length;
   const cubic = interpolation === 'CUBICSPLINE';
   const parts = cubic ? 3 : 1;
   const out = new Float32Array(4 * parts * n);
   if (parts === 1 && targets === 1) {
-    // One value per key (LINEAR/STEP translation, rotation, scale): the common case, one tight loop.
-    if (width === 4) out.set(values.subarray(0, 4 * n));
-    else for (let k = 0, from = 0, to = 0; k < n; k++, from += width, to += 4) for (let c = 0; c < width; c++) out[to + c] = values[from + c]!;
+    // The common case (LINEAR/STEP translation, rotation, scale): one tight loop, or a copy, and the check on values just read.
+    if (width === 4) {
+      out.set(values.subarray(0, 4 * n));
+      checkValues(out, 0, 4 * n, pointer);
+    } else {
+      for (let k = 0, from = 0, to = 0; k < n; k++, from += width, to += 4) {
+        for (let c = 0; c < width; c++) {
+          const v = values[from + c]!;
+          if (!isFileValue(v)) checkValues(values, from + c, from + c + 1, pointer);
+          out[to + c] = v;
+        }
+      }
+    }
     return keys(times, out, interpolation);
   }
   // Element e of the output starts at width·e; key k's part p (in-tangent, value, out-tangent) is element (parts·k + p)·targets + m.

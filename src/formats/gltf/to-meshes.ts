@@ -179,7 +179,9 @@ function skinnedMesh(sets: readonly [AccessorArray, Float32Array][], source: Flo
       py += w * (m[o + 1]! * x + m[o + 5]! * y + m[o + 9]! * z + m[o + 13]!);
       pz += w * (m[o + 2]! * x + m[o + 6]! * y + m[o + 10]! * z + m[o + 14]!);
     }
-    positions.set([px, py, pz], 3 * v);
+    positions[3 * v] = px;
+    positions[3 * v + 1] = py;
+    positions[3 * v + 2] = pz;
   }
   return { positions, influences, joints, weights };
 }
