@@ -29,7 +29,7 @@ import {
   KEYED_TIMES,
   KEYED_VALUES,
 } from './layout';
-import { copy4, lerp4, nlerpShortest, SLERP_SHARED, slerpPrepare, slerpPrepared, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpShortest, SLERP_SHARED, slerpPrepare, slerpPrepared, slerpPrepared4, slerpShortest } from './quat';
 
 /**
  * Index of the last key with time <= t (0 when t is before every key), from the cursor's
@@ -147,9 +147,17 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     if (!slerp) {
       for (let m = R; m < M; m++) nlerpShortest(a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
     } else if (w >= 0 && w <= 1) {
-      // One weight for the group: the polynomial's coefficients once.
+      // One weight for the group: the polynomial's coefficients once; the SIMD build slerps four
+      // members at a time (their keys are consecutive float4s), the rest one by one.
       if (R < M) slerpPrepare(SLERP_SHARED, w);
-      for (let m = R; m < M; m++) slerpPrepared(SLERP_SHARED, a + (m << 4), b + (m << 4), out + <usize>load<u32>(outs + (m << 2)));
+      let m = R;
+      if (ASC_FEATURE_SIMD) {
+        for (; m + 4 <= M; m += 4) {
+          const o = outs + (m << 2);
+          slerpPrepared4(SLERP_SHARED, a + (m << 4), b + (m << 4), out + <usize>load<u32>(o), out + <usize>load<u32>(o, 4), out + <usize>load<u32>(o, 8), out + <usize>load<u32>(o, 12));
+        }
+      }
+      for (; m < M; m++) slerpPrepared(SLERP_SHARED, a + (m << 4), b + (m << 4), out + <usize>load<u32>(outs + (m << 2)));
     } else {
       // Only a NaN time gets here: the exact formula, as for one curve.
       for (let m = R; m < M; m++) slerpShortest(SLERP_SHARED, a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));

@@ -169,24 +169,25 @@ describe.each(BUILDS)('%s build slerp', (build) => {
   });
 
   // The uniform sampler slerps a clip's rotations four at a time (SIMD: `slerp4` in f32 when the
-  // four gaps are small); 66 curves also leave two to the one-at-a-time path.
-  it.each([
-    [20, 1e-5],
-    [90, 1e-5],
-    [180, 1e-3],
-  ])('samples uniform clips within the budget and the bound of the exact slerp for key gaps up to %s°', (gap, bound) => {
+  // four gaps are small), and so does the keyed sampler with the members of a time group (here
+  // all 66 curves share one array of times); 66 curves also leave two to the one-at-a-time path.
+  const sampledPairs = (encoding: 'uniform' | 'keyed') => (gap: number, bound: number) => {
     const CURVES = 66;
+    const times = Float32Array.of(0, 1);
     fc.assert(
       fc.property(fc.array(keyPair(gap), { minLength: CURVES, maxLength: CURVES }), fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), (pairs, weight) => {
         // Two keys 1 s apart: the sample at w seconds has weight w exactly.
         const w = Math.fround(weight);
-        const curves = pairs.map(({ q0, q1 }, i) => ({
-          curveType: 'rotation' as const,
-          active: true,
-          target: { joint: `j${i}`, property: 'rotation' as const },
-          keys: { encoding: 'uniform' as const, values: Float32Array.from([...q0, ...q1]) },
-        }));
-        const clip = new AnimClip({ name: 'pairs', curves, keyCount: 2, keyDuration: 1 });
+        const curves = pairs.map(({ q0, q1 }, i) => {
+          const values = Float32Array.from([...q0, ...q1]);
+          return {
+            curveType: 'rotation' as const,
+            active: true,
+            target: { joint: `j${i}`, property: 'rotation' as const },
+            keys: encoding === 'uniform' ? { encoding, values } : { encoding, times, values },
+          };
+        });
+        const clip = new AnimClip({ name: 'pairs', curves, ...(encoding === 'uniform' && { keyCount: 2, keyDuration: 1 }) });
         const resource = new AnimResource({ format: 'test', clips: [clip] });
         core.load(resource);
         const buf = core.createSampleBuffer(clip);
@@ -200,7 +201,15 @@ describe.each(BUILDS)('%s build slerp', (build) => {
       }),
       { numRuns: 300 },
     );
-  });
+  };
+  const gaps: [number, number][] = [
+    [20, 1e-5],
+    [90, 1e-5],
+    [180, 1e-3],
+  ];
+
+  it.each(gaps)('samples uniform clips within the budget and the bound of the exact slerp for key gaps up to %s°', sampledPairs('uniform'));
+  it.each(gaps)('samples keyed time groups within the budget and the bound of the exact slerp for key gaps up to %s°', sampledPairs('keyed'));
 
   it('halves gaps over 120° (the polynomial on the half that holds w): bit for bit the twin, within 1e-5° of the exact slerp', () => {
     mixPairs(keyPair(180, 121), 100, (got, q0, q1, w) => {
