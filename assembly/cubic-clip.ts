@@ -16,7 +16,7 @@ import {
   CUBIC_KEY_BYTES,
   FLAG_STEP,
   KEYED_FIRST_SLOT,
-  KEYED_KEY_COUNT,
+  KEYED_LERP_END,
   KEYED_LINEAR_COUNT,
   KEYED_MEMBER_COUNT,
   KEYED_RECORD_SIZE,
@@ -31,10 +31,10 @@ export function cubicSampleSlots(p: usize, time: f64, out: usize, cursors: usize
   const G = load<u32>(p, CLIP_KEY_COUNT);
   const records = load<usize>(p, CLIP_KEYS);
   const slotOut = load<usize>(p, CLIP_SLOT_OUT);
-  const step = (flags & FLAG_STEP) != 0;
+  // Under FLAG_STEP no key interpolates.
+  const lerpMask: u32 = flags & FLAG_STEP ? 0 : 0xffffffff;
   for (let g: u32 = 0; g < G; g++) {
     const rec = records + <usize>g * KEYED_RECORD_SIZE;
-    const n = load<u32>(rec, KEYED_KEY_COUNT);
     const times = load<usize>(rec, KEYED_TIMES);
     const M = <usize>load<u32>(rec, KEYED_MEMBER_COUNT);
     const L = <usize>load<u32>(rec, KEYED_LINEAR_COUNT);
@@ -44,7 +44,7 @@ export function cubicSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     const a = load<usize>(rec, KEYED_VALUES) + <usize>k * stride;
     const t0 = <f64>load<f32>(times + (<usize>k << 2));
     // Before the first key (k is 0), on a key's time, at the last key or beyond, and under a step.
-    if (step || t <= t0 || k + 1 >= n) {
+    if (t <= t0 || k >= (load<u32>(rec, KEYED_LERP_END) & lerpMask)) {
       for (let m: usize = 0; m < M; m++) copy4(a + m * CUBIC_KEY_BYTES + 16, out + <usize>load<u32>(outs + (m << 2)));
       continue;
     }

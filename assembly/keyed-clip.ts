@@ -4,8 +4,8 @@
 // searched once per sample, and every member is interpolated with that key pair and weight (glTF
 // samplers usually share one input accessor across a node's channels or the whole animation).
 // Before the first key a curve holds key 0, from the last key on it holds the last key; equal
-// neighbouring times are a step (the later key wins from that time on); a KEYED_STEP group holds
-// key k until key k+1. Rotations take the shorter arc between the two keys as stored (a dot test
+// neighbouring times are a step (the later key wins from that time on); a glTF STEP group
+// (KEYED_LERP_END 0) holds key k until key k+1. Rotations take the shorter arc between the two keys as stored (a dot test
 // per sample), so a key's exact time gives that key as stored, as glTF requires. A per-instance
 // cursor (the first u32 of the group's first slot's cursor bytes, owned by the sample buffer)
 // remembers the last interval, so forward playback finds its keys in O(1); it is only a hint and
@@ -20,16 +20,15 @@ import {
   FLAG_SLERP,
   FLAG_STEP,
   KEYED_FIRST_SLOT,
-  KEYED_FLAGS,
   KEYED_KEY_COUNT,
+  KEYED_LERP_END,
   KEYED_LINEAR_COUNT,
   KEYED_MEMBER_COUNT,
   KEYED_RECORD_SIZE,
-  KEYED_STEP,
   KEYED_TIMES,
   KEYED_VALUES,
 } from './layout';
-import { copy4, lerp4, nlerpShortest, SLERP_SHARED, slerpPrepare, slerpPrepared, slerpPrepared4, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpShortest, nlerpShortestLanes4, SLERP_SHARED, slerpPrepare, slerpPrepared, slerpPrepared4, slerpShortest } from './quat';
 
 /**
  * Index of the last key with time <= t (0 when t is before every key), from the cursor's
@@ -82,6 +81,14 @@ export function groupKey(rec: usize, t: f64, cursorAt: usize): u32 {
   return k;
 }
 
+/** Groups of one slot are sampled in chunks of at most this many (the size of the lists below). */
+const CHUNK: u32 = 64;
+// A chunk's curves to interpolate, as the key pass (`singleSlots`) lists them: the address of key
+// k (key k + 1 follows), the output address and the weight, one u32 / f32 each.
+const LIST_KEYS = memory.data(<i32>CHUNK << 2, 16);
+const LIST_OUT = memory.data(<i32>CHUNK << 2, 16);
+const LIST_W = memory.data(<i32>CHUNK << 2, 16);
+
 /**
  * Samples the slots of keyed clip block `p` at `time` seconds (Cycle infinity wraps the clip time
  * first) into `out`, reading and updating `cursors` (CURSOR_BYTES_PER_CURVE per curve). Flags as
@@ -94,40 +101,14 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
   const L = load<u32>(p, CLIP_LINEAR_COUNT);
   const records = load<usize>(p, CLIP_KEYS);
   const slotOut = load<usize>(p, CLIP_SLOT_OUT);
-  const step = (flags & FLAG_STEP) != 0;
+  // Under FLAG_STEP no key interpolates.
+  const lerpMask: u32 = flags & FLAG_STEP ? 0 : 0xffffffff;
   const slerp = (flags & FLAG_SLERP) != 0;
   // Groups of one slot: group j is slot j, the first L of them not rotations.
-  for (let j: u32 = 0; j < single; j++) {
-    const rec = records + <usize>j * KEYED_RECORD_SIZE;
-    const n = load<u32>(rec, KEYED_KEY_COUNT);
-    const times = load<usize>(rec, KEYED_TIMES);
-    const outOffset = <usize>load<u32>(slotOut + (<usize>j << 2));
-    const dst = out + outOffset;
-    const cursorAt = cursors + outOffset;
-    // findKey, keeping the interval's two times for the weight.
-    let k = cursorKey(times, n, t, load<u32>(cursorAt));
-    let t0 = <f64>load<f32>(times + (<usize>k << 2));
-    let t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
-    if (!(t0 <= t && t < t1)) {
-      k = searchKey(times, n, t);
-      t0 = <f64>load<f32>(times + (<usize>k << 2));
-      t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
-    }
-    store<u32>(cursorAt, k);
-    const a = load<usize>(rec, KEYED_VALUES) + (<usize>k << 4);
-    // Before the first key (k is 0), at the last key or beyond, and under a step: key k as stored.
-    if (step || t < t0 || k + 1 >= n || (load<u32>(rec, KEYED_FLAGS) & KEYED_STEP) != 0) {
-      copy4(a, dst);
-      continue;
-    }
-    const w = <f32>((t - t0) / (t1 - t0));
-    if (j < L) lerp4(a, a + 16, w, dst);
-    else if (slerp) slerpShortest(SLERP_SHARED, a, a + 16, w, dst);
-    else nlerpShortest(a, a + 16, w, dst);
-  }
+  singleSlots(records, slotOut, out, cursors, t, 0, L, lerpMask, false, slerp);
+  singleSlots(records, slotOut, out, cursors, t, L, single, lerpMask, true, slerp);
   for (let g = single; g < G; g++) {
     const rec = records + <usize>g * KEYED_RECORD_SIZE;
-    const n = load<u32>(rec, KEYED_KEY_COUNT);
     const times = load<usize>(rec, KEYED_TIMES);
     const M = <usize>load<u32>(rec, KEYED_MEMBER_COUNT);
     const R = <usize>load<u32>(rec, KEYED_LINEAR_COUNT);
@@ -136,7 +117,8 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     const stride = M << 4;
     const a = load<usize>(rec, KEYED_VALUES) + <usize>k * stride;
     const t0 = <f64>load<f32>(times + (<usize>k << 2));
-    if (step || t < t0 || k + 1 >= n || (load<u32>(rec, KEYED_FLAGS) & KEYED_STEP) != 0) {
+    // Before the first key (k is 0), at the last key or beyond, and under a step: key k as stored.
+    if (t < t0 || k >= (load<u32>(rec, KEYED_LERP_END) & lerpMask)) {
       for (let m: usize = 0; m < M; m++) copy4(a + (m << 4), out + <usize>load<u32>(outs + (m << 2)));
       continue;
     }
@@ -161,6 +143,83 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     } else {
       // Only a NaN time gets here: the exact formula, as for one curve.
       for (let m = R; m < M; m++) slerpShortest(SLERP_SHARED, a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
+    }
+  }
+}
+
+/**
+ * Groups of one slot `from` … `to` − 1 (all rotations or none), in chunks of CHUNK: a key pass
+ * finds each curve's key through its cursor, copies held keys and lists the rest with their
+ * weights; an interpolation pass then lerps, nlerps (the SIMD build four rotations at a time) or
+ * slerps the list. Two short loops instead of one long one: a curve's work is a long chain of
+ * dependent loads and arithmetic (cursor, times, weight, key pair, normalisation), and split in
+ * two the processor overlaps more curves' chains.
+ */
+// @ts-ignore: decorator
+@inline
+function singleSlots(records: usize, slotOut: usize, out: usize, cursors: usize, t: f64, from: u32, to: u32, lerpMask: u32, rotation: bool, slerp: bool): void {
+  for (let j0 = from; j0 < to; j0 += CHUNK) {
+    const j1 = min(j0 + CHUNK, to);
+    let count: usize = 0;
+    for (let j = j0; j < j1; j++) {
+      const rec = records + <usize>j * KEYED_RECORD_SIZE;
+      const n = load<u32>(rec, KEYED_KEY_COUNT);
+      const times = load<usize>(rec, KEYED_TIMES);
+      const outOffset = <usize>load<u32>(slotOut + (<usize>j << 2));
+      const dst = out + outOffset;
+      const cursorAt = cursors + outOffset;
+      // findKey, keeping the interval's two times for the weight.
+      let k = cursorKey(times, n, t, load<u32>(cursorAt));
+      let t0 = <f64>load<f32>(times + (<usize>k << 2));
+      let t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
+      const values = load<usize>(rec, KEYED_VALUES);
+      if (!(t0 <= t && t < t1)) {
+        k = searchKey(times, n, t);
+        t0 = <f64>load<f32>(times + (<usize>k << 2));
+        t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
+        if (!(t0 <= t)) {
+          // Before the first key (k is 0): key 0 as stored.
+          store<u32>(cursorAt, k);
+          copy4(values, dst);
+          continue;
+        }
+      }
+      store<u32>(cursorAt, k);
+      const a = values + (<usize>k << 4);
+      // At the last key or beyond, and under a step: key k as stored.
+      if (k >= (load<u32>(rec, KEYED_LERP_END) & lerpMask)) {
+        copy4(a, dst);
+        continue;
+      }
+      store<u32>(LIST_KEYS + (count << 2), a);
+      store<u32>(LIST_OUT + (count << 2), dst);
+      store<f32>(LIST_W + (count << 2), <f32>((t - t0) / (t1 - t0)));
+      count++;
+    }
+    let i: usize = 0;
+    if (!rotation) {
+      for (; i < count; i++) {
+        const a = load<u32>(LIST_KEYS + (i << 2));
+        lerp4(a, a + 16, load<f32>(LIST_W + (i << 2)), load<u32>(LIST_OUT + (i << 2)));
+      }
+    } else if (slerp) {
+      for (; i < count; i++) {
+        const a = load<u32>(LIST_KEYS + (i << 2));
+        slerpShortest(SLERP_SHARED, a, a + 16, load<f32>(LIST_W + (i << 2)), load<u32>(LIST_OUT + (i << 2)));
+      }
+    } else {
+      if (ASC_FEATURE_SIMD) {
+        for (; i + 4 <= count; i += 4) {
+          const k = LIST_KEYS + (i << 2);
+          const o = LIST_OUT + (i << 2);
+          const a0 = load<u32>(k), a1 = load<u32>(k, 4), a2 = load<u32>(k, 8), a3 = load<u32>(k, 12);
+          nlerpShortestLanes4(a0, a1, a2, a3, a0 + 16, a1 + 16, a2 + 16, a3 + 16, v128.load(LIST_W + (i << 2)), load<u32>(o), load<u32>(o, 4), load<u32>(o, 8), load<u32>(o, 12));
+        }
+      }
+      for (; i < count; i++) {
+        const a = load<u32>(LIST_KEYS + (i << 2));
+        nlerpShortest(a, a + 16, load<f32>(LIST_W + (i << 2)), load<u32>(LIST_OUT + (i << 2)));
+      }
     }
   }
 }

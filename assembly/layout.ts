@@ -49,8 +49,8 @@ export const CLIP_HEADER_SIZE = 80;
 
 // Keyed key data (the keyed and cubic kinds): one record per time group at CLIP_KEYS, CLIP_KEY_COUNT
 // groups. A group is the slots that share one array of key times (glTF samplers sharing an input
-// accessor, or equal times) and one KEYED_STEP flag: the kernels search its times once per sample
-// and interpolate every member with the same key pair and weight. The CLIP_SINGLE_COUNT groups of
+// accessor, or equal times) and the same interpolation (glTF STEP or not): the kernels search its
+// times once per sample and interpolate every member with the same key pair and weight. The CLIP_SINGLE_COUNT groups of
 // one slot come first (a curve with times of its own: AAF, Meteor), CLIP_LINEAR_COUNT of them not
 // rotations, so that group g is slot g there (the keyed sampler loops over them without member
 // loops); the shared groups follow. Slots are ordered group by group (CLIP_SLOT_OUT), each group's
@@ -61,13 +61,11 @@ export const CLIP_HEADER_SIZE = 80;
 export const KEYED_KEY_COUNT = 0; // u32 keys n >= 1
 export const KEYED_TIMES = 4; // ptr: f32 seconds per key, non-decreasing, then +Inf twice (keyCount + 2 floats)
 export const KEYED_VALUES = 8; // ptr: the members' keys, key-major
-export const KEYED_FLAGS = 12; // u32 KEYED_STEP (keyed only)
+export const KEYED_LERP_END = 12; // u32 keys k < this interpolate towards key k + 1: keyCount − 1, or 0 for a glTF STEP group
 export const KEYED_FIRST_SLOT = 16; // u32 the group's first slot
 export const KEYED_LINEAR_COUNT = 20; // u32 members that are not rotations (slots FIRST … FIRST + LINEAR − 1)
 export const KEYED_MEMBER_COUNT = 24; // u32 members (slots FIRST … FIRST + COUNT − 1)
 export const KEYED_RECORD_SIZE = 32;
-/** Group flag: the members hold key k until key k+1 (glTF STEP). */
-export const KEYED_STEP = 1;
 export const CUBIC_KEY_BYTES = 48;
 
 // Quantized key data (KIND_QUANTIZED, on the uniform key grid of CLIP_KEY_COUNT/CLIP_KEY_DURATION)

@@ -33,26 +33,37 @@ export function nlerpShortest(a: usize, b: usize, w: f32, out: usize): void {
 }
 
 /**
- * `nlerpShortest` of four quaternions at once (SIMD build; offsets o0…o3 of `a`, `b` and `out`),
- * as structure of arrays: one sign test, one square root and four divisions for the four, with
- * the same f32 operations per lane, so bit for bit `nlerpShortest` (a group holding a zero or an
- * overflowing sum takes it per quaternion). `out` may alias `a` or `b`.
+ * `nlerpShortest` of four quaternions at once (SIMD build; offsets o0…o3 of `a`, `b` and `out`)
+ * with one weight: `nlerpShortestLanes4`. `out` may alias `a` or `b`.
  */
 // @ts-ignore: decorator
 @inline
 export function nlerpShortest4(a: usize, b: usize, w: f32, out: usize, o0: usize, o1: usize, o2: usize, o3: usize): void {
-  const a0 = v128.load(a + o0), a1 = v128.load(a + o1), a2 = v128.load(a + o2), a3 = v128.load(a + o3);
-  const b0 = v128.load(b + o0), b1 = v128.load(b + o1), b2 = v128.load(b + o2), b3 = v128.load(b + o3);
-  let t0 = v128.shuffle<f32>(a0, a1, 0, 4, 1, 5);
-  let t1 = v128.shuffle<f32>(a2, a3, 0, 4, 1, 5);
-  let t2 = v128.shuffle<f32>(a0, a1, 2, 6, 3, 7);
-  let t3 = v128.shuffle<f32>(a2, a3, 2, 6, 3, 7);
+  nlerpShortestLanes4(a + o0, a + o1, a + o2, a + o3, b + o0, b + o1, b + o2, b + o3, f32x4.splat(w), out + o0, out + o1, out + o2, out + o3);
+}
+
+/**
+ * `nlerpShortest` of the four quaternion pairs (a0, b0) … (a3, b3) with the weights of `ws`'
+ * lanes into `d0` … `d3` (SIMD build), as structure of arrays: one sign test, one square root
+ * and four divisions for the four, with the same f32 operations per lane, so bit for bit
+ * `nlerpShortest` (a group holding a zero or an overflowing sum takes it per quaternion). A
+ * destination may alias its own pair's keys.
+ */
+// @ts-ignore: decorator
+@inline
+export function nlerpShortestLanes4(a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize, ws: v128, d0: usize, d1: usize, d2: usize, d3: usize): void {
+  const qa0 = v128.load(a0), qa1 = v128.load(a1), qa2 = v128.load(a2), qa3 = v128.load(a3);
+  const qb0 = v128.load(b0), qb1 = v128.load(b1), qb2 = v128.load(b2), qb3 = v128.load(b3);
+  let t0 = v128.shuffle<f32>(qa0, qa1, 0, 4, 1, 5);
+  let t1 = v128.shuffle<f32>(qa2, qa3, 0, 4, 1, 5);
+  let t2 = v128.shuffle<f32>(qa0, qa1, 2, 6, 3, 7);
+  let t3 = v128.shuffle<f32>(qa2, qa3, 2, 6, 3, 7);
   const ax = v128.shuffle<f32>(t0, t1, 0, 1, 4, 5), ay = v128.shuffle<f32>(t0, t1, 2, 3, 6, 7);
   const az = v128.shuffle<f32>(t2, t3, 0, 1, 4, 5), aw = v128.shuffle<f32>(t2, t3, 2, 3, 6, 7);
-  t0 = v128.shuffle<f32>(b0, b1, 0, 4, 1, 5);
-  t1 = v128.shuffle<f32>(b2, b3, 0, 4, 1, 5);
-  t2 = v128.shuffle<f32>(b0, b1, 2, 6, 3, 7);
-  t3 = v128.shuffle<f32>(b2, b3, 2, 6, 3, 7);
+  t0 = v128.shuffle<f32>(qb0, qb1, 0, 4, 1, 5);
+  t1 = v128.shuffle<f32>(qb2, qb3, 0, 4, 1, 5);
+  t2 = v128.shuffle<f32>(qb0, qb1, 2, 6, 3, 7);
+  t3 = v128.shuffle<f32>(qb2, qb3, 2, 6, 3, 7);
   let bx = v128.shuffle<f32>(t0, t1, 0, 1, 4, 5), by = v128.shuffle<f32>(t0, t1, 2, 3, 6, 7);
   let bz = v128.shuffle<f32>(t2, t3, 0, 1, 4, 5), bw = v128.shuffle<f32>(t2, t3, 2, 3, 6, 7);
   // (xx + yy) + (zz + ww), dot4's sums; b negated where the dot's sign bit is set.
@@ -62,21 +73,20 @@ export function nlerpShortest4(a: usize, b: usize, w: f32, out: usize, o0: usize
   by = v128.xor(by, sign);
   bz = v128.xor(bz, sign);
   bw = v128.xor(bw, sign);
-  const ws = f32x4.splat(w);
   const x = f32x4.add(ax, f32x4.mul(f32x4.sub(bx, ax), ws));
   const y = f32x4.add(ay, f32x4.mul(f32x4.sub(by, ay), ws));
   const z = f32x4.add(az, f32x4.mul(f32x4.sub(bz, az), ws));
   const q = f32x4.add(aw, f32x4.mul(f32x4.sub(bw, aw), ws));
   const len2 = f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)));
   if (!i32x4.all_true(v128.and(f32x4.ge(len2, f32x4.splat(MIN_LENGTH_SQ)), f32x4.le(len2, f32x4.splat(F32.MAX_VALUE))))) {
-    nlerpShortest(a + o0, b + o0, w, out + o0);
-    nlerpShortest(a + o1, b + o1, w, out + o1);
-    nlerpShortest(a + o2, b + o2, w, out + o2);
-    nlerpShortest(a + o3, b + o3, w, out + o3);
+    nlerpShortest(a0, b0, f32x4.extract_lane(ws, 0), d0);
+    nlerpShortest(a1, b1, f32x4.extract_lane(ws, 1), d1);
+    nlerpShortest(a2, b2, f32x4.extract_lane(ws, 2), d2);
+    nlerpShortest(a3, b3, f32x4.extract_lane(ws, 3), d3);
     return;
   }
   const len = f32x4.sqrt(len2);
-  transposeStore(f32x4.div(x, len), f32x4.div(y, len), f32x4.div(z, len), f32x4.div(q, len), out + o0, out + o1, out + o2, out + o3);
+  transposeStore(f32x4.div(x, len), f32x4.div(y, len), f32x4.div(z, len), f32x4.div(q, len), d0, d1, d2, d3);
 }
 
 /** Normalised lerp with no sign test: for keys sign-aligned at load time. */

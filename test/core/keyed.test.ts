@@ -4,7 +4,8 @@ import { AnimClip, type AnimCurve, AnimResource } from '../../src/anim/index.js'
 import type { AnimCore } from '../../src/core/index.js';
 import { referenceSample } from '../../src/reference/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
-import { arbitraryKeyedClip } from '../helpers/random-clip.js';
+import { expectCloseRelative, sampleArrays } from '../helpers/compare.js';
+import { arbitraryKeyedClip, arbitraryOwnTimesKeyedClip } from '../helpers/random-clip.js';
 
 function keyed(times: number[], xs: number[]): AnimCurve {
   return {
@@ -58,6 +59,40 @@ describe.each(BUILDS)('keyed curves, %s build', (build) => {
         resource.dispose();
       }),
       { numRuns: 500 },
+    );
+  });
+
+  // Curves with times of their own are sampled in chunks of 64, a key pass listing the curves to
+  // interpolate and an interpolation pass over the list (the SIMD build nlerps four listed
+  // rotations at a time, each with its own weight): many curves of different key counts, held and
+  // interpolated curves side by side, catch a key, weight or output taken from the wrong lane.
+  it('samples many curves with times of their own like the reference (chunks, lanes, held keys; nlerp, slerp, step)', () => {
+    fc.assert(
+      fc.property(
+        arbitraryOwnTimesKeyedClip,
+        fc.array(fc.double({ min: -1, max: 3, noNaN: true }), { minLength: 2, maxLength: 8 }),
+        fc.constantFrom('nlerp', 'slerp') as fc.Arbitrary<'nlerp' | 'slerp'>,
+        fc.constantFrom('linear', 'linear', 'step') as fc.Arbitrary<'linear' | 'step'>,
+        (clip, times, rotation, sampleType) => {
+          const resource = new AnimResource({ format: 'test', clips: [clip] });
+          core.load(resource);
+          const buf = core.createSampleBuffer(clip);
+          const ref = sampleArrays(clip.curves.length);
+          const sorted = [...times].sort((a, b) => a - b);
+          try {
+            for (const t of [...sorted, ...[...sorted].reverse(), ...times]) {
+              const options = { rotation, sampleType };
+              core.sampler.sample(clip, t, buf, options);
+              referenceSample(clip, t, ref, options);
+              expectCloseRelative(buf.samples, ref.samples);
+            }
+          } finally {
+            buf.dispose();
+            resource.dispose();
+          }
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });

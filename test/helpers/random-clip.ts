@@ -187,6 +187,47 @@ export const arbitraryRigClip = fc
   });
 
 /**
+ * Random keyed clips of many curves with times of their own (each curve's first time differs, so
+ * no two curves form a time group): 0–140 rotations and 0–70 other curves, 1–6 keys each (equal
+ * neighbouring times common), some STEP, some 1-key; sampled in the kernel's chunks of 64.
+ */
+export const arbitraryOwnTimesKeyedClip = fc
+  .record({
+    post: fc.constantFrom(InfinityType.Constant, InfinityType.Cycle),
+    rotations: fc.integer({ min: 0, max: 140 }),
+    others: fc.integer({ min: 0, max: 70 }),
+  })
+  .filter(({ rotations, others }) => rotations + others > 0)
+  .chain(({ post, rotations, others }) => {
+    const types: CurveType[] = [...Array<CurveType>(others).fill('translation'), ...Array<CurveType>(rotations).fill('rotation')];
+    return fc
+      .tuple(
+        fc.shuffledSubarray(types, { minLength: types.length, maxLength: types.length }),
+        fc.array(
+          fc.integer({ min: 1, max: 6 }).chain((n) =>
+            fc.tuple(
+              fc.constantFrom<'linear' | 'step'>('linear', 'linear', 'linear', 'step'),
+              fc.array(fc.integer({ min: 0, max: 4 }), { minLength: n, maxLength: n }),
+              fc.array(quat, { minLength: n, maxLength: n }),
+              fc.array(fc.array(f(-100, 100), { minLength: 4, maxLength: 4 }), { minLength: n, maxLength: n }),
+            ),
+          ),
+          { minLength: types.length, maxLength: types.length },
+        ),
+      )
+      .map(([order, perCurve]) => {
+        const curves: AnimCurve[] = order.map((curveType, i) => {
+          const [interpolation, steps, rotationKeys, otherKeys] = perCurve[i]!;
+          let t = -0.25 + i / 1024;
+          const times = Float32Array.from(steps, (s, k) => (k === 0 ? t : (t += s * 0.125)));
+          const keys = curveType === 'rotation' ? rotationKeys : otherKeys;
+          return { curveType, active: true, target: { joint: `j${i}`, property: curveType }, keys: { encoding: 'keyed', times, values: Float32Array.from(keys.flat()), interpolation } };
+        });
+        return new AnimClip({ name: 'random-own-times', curves, postInfinity: post });
+      });
+  });
+
+/**
  * Random keyed clips whose curves share key times, as glTF samplers share an input accessor: 1–3
  * time arrays (1–8 keys, steps included), 2–12 curves of every type, each on one of them, holding
  * that very array or an equal copy (the core groups both), `linear` or `step`; rotations with

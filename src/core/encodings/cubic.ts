@@ -13,5 +13,5 @@ export const cubicEncoding: KeyEncoding = {
   kind: KIND_CUBIC,
   raw: false,
   clipHeader: true,
-  write: (memory, clip, layout) => writeTimedRecords<CubicKeys>(memory, clip, layout, CUBIC_KEY_BYTES, () => 0),
+  write: (memory, clip, layout) => writeTimedRecords<CubicKeys>(memory, clip, layout, CUBIC_KEY_BYTES, () => false),
 };

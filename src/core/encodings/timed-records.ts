@@ -4,8 +4,8 @@ import {
   CLIP_KEY_COUNT,
   CLIP_SINGLE_COUNT,
   KEYED_FIRST_SLOT,
-  KEYED_FLAGS,
   KEYED_KEY_COUNT,
+  KEYED_LERP_END,
   KEYED_LINEAR_COUNT,
   KEYED_MEMBER_COUNT,
   KEYED_RECORD_SIZE,
@@ -16,34 +16,34 @@ import type { ClipLayout } from '../clip-layout.js';
 import { align16, type KernelMemory } from '../kernel-memory.js';
 import { writeClipBlock } from './clip-block.js';
 
-/** Slots (curve indices) sharing one array of key times and one record flag value. */
+/** Slots (curve indices) sharing one array of key times and one interpolation (STEP or not). */
 interface TimeGroup {
   readonly times: Float32Array;
-  readonly flags: number;
+  readonly step: boolean;
   readonly linear: number[];
   readonly rotation: number[];
 }
 
 /**
  * The slots of `layout` in time groups (assembly/layout.ts KEYED_*): slots whose times are the same
- * array or equal, with equal record flags, form one group; groups in the order of their first slot,
+ * array or equal, with the same `step`, form one group; groups in the order of their first slot,
  * each group's non-rotations first, each part in layout order. Equal contents are found through a
  * map keyed by count, first and last time, so a clip of many distinct arrays stays linear.
  */
-function timeGroups<K extends KeyedKeys | CubicKeys>(clip: AnimClip, layout: ClipLayout, flags: (keys: K) => number): TimeGroup[] {
+function timeGroups<K extends KeyedKeys | CubicKeys>(clip: AnimClip, layout: ClipLayout, step: (keys: K) => boolean): TimeGroup[] {
   const groups: TimeGroup[] = [];
   const candidates = new Map<string, TimeGroup[]>();
   for (const i of layout.slots) {
     const curve = clip.curves[i]!;
     const keys = curve.keys as K;
-    const f = flags(keys);
+    const s = step(keys);
     const { times } = keys;
-    const id = `${times.length} ${times[0]} ${times[times.length - 1]} ${f}`;
+    const id = `${times.length} ${times[0]} ${times[times.length - 1]} ${s}`;
     const list = candidates.get(id) ?? [];
     candidates.set(id, list);
     let group = list.find((g) => sameTimes(g.times, times));
     if (group === undefined) {
-      group = { times, flags: f, linear: [], rotation: [] };
+      group = { times, step: s, linear: [], rotation: [] };
       list.push(group);
       groups.push(group);
     }
@@ -57,13 +57,13 @@ function timeGroups<K extends KeyedKeys | CubicKeys>(clip: AnimClip, layout: Cli
  * in time groups (`timeGroups`; groups of one slot first, non-rotations before rotations, then the
  * shared groups; CLIP_SINGLE_COUNT and CLIP_LINEAR_COUNT count the first two), per group a KEYED_* record {keyCount, times (f32 seconds, then two
  * +Inf sentinels that the kernels' cursor reads past the last key), values (every member's keys as
- * stored, `bytesPerKey` per key, key-major), flags, first slot, non-rotation and member counts} at
+ * stored, `bytesPerKey` per key, key-major), the end of the interpolated keys (0 for STEP), first slot, non-rotation and member counts} at
  * CLIP_KEYS (CLIP_KEY_COUNT groups), its times and values in the same block.
- * @param flags the record flags of a slot's keys
+ * @param step whether a slot's keys are held until the next key (glTF STEP)
  * @returns the block pointer
  */
-export function writeTimedRecords<K extends KeyedKeys | CubicKeys>(memory: KernelMemory, clip: AnimClip, layout: ClipLayout, bytesPerKey: number, flags: (keys: K) => number): number {
-  const all = timeGroups(clip, layout, flags);
+export function writeTimedRecords<K extends KeyedKeys | CubicKeys>(memory: KernelMemory, clip: AnimClip, layout: ClipLayout, bytesPerKey: number, step: (keys: K) => boolean): number {
+  const all = timeGroups(clip, layout, step);
   const single = all.filter((g) => g.linear.length + g.rotation.length === 1);
   const singleLinear = single.filter((g) => g.linear.length === 1);
   const groups = [...singleLinear, ...single.filter((g) => g.rotation.length === 1), ...all.filter((g) => g.linear.length + g.rotation.length > 1)];
@@ -82,7 +82,7 @@ export function writeTimedRecords<K extends KeyedKeys | CubicKeys>(memory: Kerne
     const list = members[g]!;
     const r = records + KEYED_RECORD_SIZE * g;
     u32[(r + KEYED_KEY_COUNT) >>> 2] = n;
-    u32[(r + KEYED_FLAGS) >>> 2] = group.flags;
+    u32[(r + KEYED_LERP_END) >>> 2] = group.step ? 0 : n - 1;
     u32[(r + KEYED_FIRST_SLOT) >>> 2] = first;
     u32[(r + KEYED_LINEAR_COUNT) >>> 2] = group.linear.length;
     u32[(r + KEYED_MEMBER_COUNT) >>> 2] = list.length;
