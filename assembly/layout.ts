@@ -69,26 +69,24 @@ export const KEYED_RECORD_SIZE = 32;
 export const CUBIC_KEY_BYTES = 48;
 
 // Quantized key data (KIND_QUANTIZED, on the uniform key grid of CLIP_KEY_COUNT/CLIP_KEY_DURATION)
-// at CLIP_KEYS: a u32 at QUANT_SLICE_BYTES (the bytes of one slice), one track record per linear
-// slot from QUANT_TRACKS, then keyCount + 1 slices (the last one key 0 again, as uniform).
-// A slice holds the rotation slots first, QUANT_ROTATION_BYTES each: four i16 codes, component i
-// of the stored (sign-aligned) key × QUANT_ROTATION_SCALE rounded; rotation slots in whole groups
-// of four are stored component by component (x of the four keys, then y, z, w: 32 bytes, for
-// structure-of-arrays decoding), the last R mod 4 key by key. Then the linear slots' u16 codes:
-// only the components that change over the clip (two bytes each, x before y before z; a
-// component that never changes has no code). A track record (QUANT_TRACK_SIZE bytes): the min
-// (f32 x, y, z, 0: a constant component's value), the step (f32 x, y, z, 0: 0 for a constant
-// component; component i is min_i + code_i × step_i), an i8x16.swizzle pattern that puts the
-// slot's codes, read as the 8 bytes at its offset, zero-extended into i32 lanes x, y, z (lanes
-// of constant components and w: zero), and the u32 byte offset of the codes in a slice.
-// QUANT_PAD spare bytes follow the slices, so the kernels' 8-byte loads stay inside the block.
+// at CLIP_KEYS: a u32 at QUANT_SLICE_BYTES (the bytes of one slice); from QUANT_RANGES one range
+// per linear slot (QUANT_RANGE_SIZE bytes: f32 min x, y, z, 0 and step x, y, z, 0; component i of
+// a key is min_i + code_i × step_i; a constant component has step 0 and no code of its own), then
+// one u32 per linear slot: the byte offset o of its codes in a slice (component i's code at
+// o + 2i); then keyCount + 1 slices (the last one key 0 again, as uniform). A slice holds the
+// rotation slots first, QUANT_ROTATION_BYTES each: four i16 codes, component i of the stored
+// (sign-aligned) key × QUANT_ROTATION_SCALE rounded; rotation slots in whole groups of four are
+// stored component by component (x of the four keys, then y, z, w: 32 bytes, for
+// structure-of-arrays decoding), the last R mod 4 key by key. Then the linear slots' u16 codes,
+// interleaved: where a slot has a constant component, its place (read, times step 0) may hold
+// another slot's code. QUANT_PAD spare bytes follow the slices, so the kernels' 8-byte loads stay
+// inside the block.
 export const QUANT_SLICE_BYTES = 0;
-export const QUANT_TRACKS = 16;
-export const QUANT_TRACK_MIN = 0;
-export const QUANT_TRACK_STEP = 16;
-export const QUANT_TRACK_PLACE = 32;
-export const QUANT_TRACK_OFFSET = 48;
-export const QUANT_TRACK_SIZE = 64;
+export const QUANT_RANGES = 16;
+export const QUANT_RANGE_MIN = 0;
+export const QUANT_RANGE_STEP = 16;
+export const QUANT_RANGE_SIZE = 32;
+export const QUANT_OFFSET_SIZE = 4;
 export const QUANT_ROTATION_BYTES = 8;
 export const QUANT_ROTATION_SCALE = 32767;
 export const QUANT_PAD = 8;

@@ -17,15 +17,14 @@ import {
   CLIP_SLOT_OUT,
   FLAG_SLERP,
   FLAG_STEP,
+  QUANT_OFFSET_SIZE,
+  QUANT_RANGE_MIN,
+  QUANT_RANGE_SIZE,
+  QUANT_RANGE_STEP,
+  QUANT_RANGES,
   QUANT_ROTATION_BYTES,
   QUANT_ROTATION_SCALE,
   QUANT_SLICE_BYTES,
-  QUANT_TRACK_MIN,
-  QUANT_TRACK_OFFSET,
-  QUANT_TRACK_PLACE,
-  QUANT_TRACK_SIZE,
-  QUANT_TRACK_STEP,
-  QUANT_TRACKS,
 } from './layout';
 import { copy4, nlerpAligned, SLERP_SHARED, slerp4, slerpPrepare, slerpPrepared, slerpShortest, transposeStore } from './quat';
 import { pairK0, pairK1, pairW, uniformKeyPair } from './uniform-key';
@@ -37,22 +36,17 @@ const DECODE: f32 = <f32>(1.0 / <f64>QUANT_ROTATION_SCALE);
 const SCRATCH: usize = memory.data(160, 16);
 
 /**
- * Scalar build: out = lerp(codes0, codes1, w) × step + min for the linear slot whose track record
- * is at `track`, its codes in the slices at `s0` and `s1`.
+ * Scalar build: out = lerp(codes0, codes1, w) × step + min for the linear slot with the range at
+ * `range` and its codes at `a` (key k0) and `b` (key k1); a constant component's code is whatever
+ * lies there (another slot's), times its step 0.
  */
 // @ts-ignore: decorator
 @inline
-function sampleLinear(s0: usize, s1: usize, w: f32, track: usize, out: usize): void {
-  const o = <usize>load<u32>(track, QUANT_TRACK_OFFSET);
-  for (let i: usize = 0; i < 16; i += 4) {
-    // The swizzle's first byte for lane i: 4m for the slot's m-th code, or ≥ 16 for none.
-    const at = <usize>load<u8>(track + QUANT_TRACK_PLACE + i);
-    let q: f32 = 0;
-    if (at < 16) {
-      const q0 = <f32>load<u16>(s0 + o + (at >> 1));
-      q = q0 + (<f32>load<u16>(s1 + o + (at >> 1)) - q0) * w;
-    }
-    store<f32>(out + i, q * load<f32>(track + QUANT_TRACK_STEP + i) + load<f32>(track + QUANT_TRACK_MIN + i));
+function sampleLinear(a: usize, b: usize, w: f32, range: usize, out: usize): void {
+  for (let i: usize = 0; i < 4; i++) {
+    const q0 = <f32>load<u16>(a + (i << 1));
+    const q = q0 + (<f32>load<u16>(b + (i << 1)) - q0) * w;
+    store<f32>(out + (i << 2), q * load<f32>(range + QUANT_RANGE_STEP + (i << 2)) + load<f32>(range + QUANT_RANGE_MIN + (i << 2)));
   }
 }
 
@@ -83,8 +77,9 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
   const slotOut = load<usize>(p, CLIP_SLOT_OUT);
   const keys = load<usize>(p, CLIP_KEYS);
   const sliceBytes = <usize>load<u32>(keys, QUANT_SLICE_BYTES);
-  const tracks = keys + QUANT_TRACKS;
-  const slices = tracks + <usize>L * QUANT_TRACK_SIZE;
+  const ranges = keys + QUANT_RANGES;
+  const offsets = ranges + <usize>L * QUANT_RANGE_SIZE;
+  const slices = offsets + <usize>L * QUANT_OFFSET_SIZE;
   const s0 = slices + <usize>pairK0 * sliceBytes;
   const s1 = flags & FLAG_STEP ? s0 : slices + <usize>pairK1 * sliceBytes;
   const w: f32 = flags & FLAG_STEP ? 0 : pairW;
@@ -92,19 +87,19 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
   if (ASC_FEATURE_SIMD) {
     const vw = f32x4.splat(w);
     for (let j: u32 = 0; j < L; j++) {
-      const track = tracks + <usize>j * QUANT_TRACK_SIZE;
-      const o = <usize>load<u32>(track, QUANT_TRACK_OFFSET);
-      // The codes lerped as they lie (lanes past the slot's codes: the next slot's, discarded),
-      // then moved to their components' lanes by one swizzle, which zeroes the other lanes.
+      const o = <usize>load<u32>(offsets + (<usize>j << 2));
+      const range = ranges + <usize>j * QUANT_RANGE_SIZE;
+      // Component i's code in lane i; the other lanes' codes (w, constant components) count × 0.
       const q0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s0 + o)));
       const q1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s1 + o)));
-      const q = i8x16.swizzle(f32x4.add(q0, f32x4.mul(f32x4.sub(q1, q0), vw)), v128.load(track, QUANT_TRACK_PLACE));
-      const v = f32x4.add(f32x4.mul(q, v128.load(track, QUANT_TRACK_STEP)), v128.load(track, QUANT_TRACK_MIN));
+      const q = f32x4.add(q0, f32x4.mul(f32x4.sub(q1, q0), vw));
+      const v = f32x4.add(f32x4.mul(q, v128.load(range, QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_MIN));
       v128.store(out + <usize>load<u32>(slotOut + (<usize>j << 2)), v);
     }
   } else {
     for (let j: u32 = 0; j < L; j++) {
-      sampleLinear(s0, s1, w, tracks + <usize>j * QUANT_TRACK_SIZE, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
+      const o = <usize>load<u32>(offsets + (<usize>j << 2));
+      sampleLinear(s0 + o, s1 + o, w, ranges + <usize>j * QUANT_RANGE_SIZE, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
     }
   }
   const a = SCRATCH;

@@ -30,10 +30,11 @@ export interface QuantizedCurve {
   readonly codes: Uint16Array | Int16Array;
   /**
    * Translation and scale: min x, y, z, 0 and step x, y, z, 0 (f32); component i is
-   * min_i + code_i × step_i, and a component with step 0 is constant (min_i) and stores no code.
-   * Rotations: null.
+   * min_i + code_i × step_i. Rotations: null.
    */
   readonly range: Float32Array | null;
+  /** Bit i set when component i has codes (a translation or scale component that changes over the clip; a constant one has step 0). */
+  readonly changing: number;
 }
 
 const CODE_MAX = 0xffff;
@@ -100,9 +101,10 @@ function quantizeVectors(keys: Float32Array, count: number, tolerance: number): 
       if (v > max[i]!) max[i] = v;
     }
   }
-  // A constant component keeps step 0: it is min exactly and stores no code.
+  // A step per component; a constant component keeps step 0: it is min exactly and stores no code.
   const step = min.map((m, i) => fr((max[i]! - m) / CODE_MAX));
   if (!step.every(Number.isFinite)) return null;
+  const changing = (step[0]! > 0 ? 1 : 0) | (step[1]! > 0 ? 2 : 0) | (step[2]! > 0 ? 4 : 0);
   const range = Float32Array.of(min[0]!, min[1]!, min[2]!, 0, step[0]!, step[1]!, step[2]!, 0);
   const budget = tolerance - roundingSlack(Math.max(...min.map(Math.abs), ...max.map(Math.abs)));
   if (Math.max(...step) / 2 > budget) return null;
@@ -110,13 +112,14 @@ function quantizeVectors(keys: Float32Array, count: number, tolerance: number): 
   for (let k = 0; k < count; k++) {
     for (let i = 0; i < 3; i++) {
       const v = keys[4 * k + i]!;
-      const code = step[i]! > 0 ? Math.min(CODE_MAX, Math.max(0, Math.round((v - min[i]!) / step[i]!))) : 0;
+      // A component whose step underflowed to 0 is checked as a constant one (min).
+      const code = changing & (1 << i) ? Math.min(CODE_MAX, Math.max(0, Math.round((v - min[i]!) / step[i]!))) : 0;
       codes[3 * k + i] = code;
       // Lerp is linear: errors between keys stay within the keys' errors (plus rounding).
       if (Math.abs(decodeVectorComponent(code, range, i) - v) > budget) return null;
     }
   }
-  return { codes, range };
+  return { codes, range, changing };
 }
 
 /** Component i of a translation or scale key from its code, as the kernel computes it in f32. */
@@ -168,7 +171,7 @@ function quantizeRotations(keys: Float32Array, count: number, tolerance: number)
     // turns the normalised result by at most asin(error / |lerp|) (a chord no longer than its angle).
     if (!(len >= MIN_LERP_LENGTH) || Math.asin(Math.max(errors[k]!, errors[k + 1]!) / len) > budget) return null;
   }
-  return { codes, range: null };
+  return { codes, range: null, changing: 15 };
 }
 
 /** Rotation key k (x, y, z, w) from its codes as step and slerp read it: code × ROT_DECODE in f32. */

@@ -3,28 +3,46 @@ import {
   CLIP_KEY_COUNT,
   CLIP_KEY_DURATION,
   KIND_QUANTIZED,
+  QUANT_OFFSET_SIZE,
   QUANT_PAD,
+  QUANT_RANGE_SIZE,
+  QUANT_RANGES,
   QUANT_ROTATION_BYTES,
   QUANT_SLICE_BYTES,
-  QUANT_TRACK_MIN,
-  QUANT_TRACK_OFFSET,
-  QUANT_TRACK_PLACE,
-  QUANT_TRACK_SIZE,
-  QUANT_TRACK_STEP,
-  QUANT_TRACKS,
 } from '../../../assembly/layout.js';
 import type { ClipLayout } from '../clip-layout.js';
 import type { KernelMemory } from '../kernel-memory.js';
 import { writeClipBlock } from './clip-block.js';
 import type { EncodingContext, KeyEncoding } from './key-encoding.js';
 
-/** An i8x16.swizzle index that reads zero. */
-const ZERO_LANE = 0xff;
+/**
+ * Byte offsets in a slice for linear slots whose changing components are `masks` (bit i:
+ * component i, whose code lies at offset + 2i), from `start` on: first fit, so that a slot's code
+ * may take the place of another slot's constant component (x and z of one scale, x and z of the
+ * next, in four codes). Slots with two gaps (x and z) go first, so the others fill their gaps.
+ */
+function packLinearCodes(masks: readonly number[], start: number): number[] {
+  const taken: boolean[] = [];
+  const offsets = new Array<number>(masks.length).fill(start);
+  const order = masks.map((_, j) => j).sort((a, b) => Number(masks[b] === 5) - Number(masks[a] === 5) || a - b);
+  // Every place below `free` is taken, so a fit starts at free − 2 at the earliest (linear time).
+  let free = 0;
+  for (const j of order) {
+    const m = masks[j]!;
+    if (m === 0) continue;
+    let slot = Math.max(0, free - 2);
+    while ((m & 1 && taken[slot]) || (m & 2 && taken[slot + 1]) || (m & 4 && taken[slot + 2])) slot++;
+    for (let i = 0; i < 3; i++) if (m & (1 << i)) taken[slot + i] = true;
+    while (taken[free]) free++;
+    offsets[j] = start + 2 * slot;
+  }
+  return offsets;
+}
 
 /**
  * `quantized` keys (uniform keys compressed at load, `compression`) for `quantizedSampleSlots`
- * (assembly/quantized-clip.ts): the slice size, a track record per linear slot, then key-major
- * slices (rotations first, then the codes of the linear slots' changing components), the closing
+ * (assembly/quantized-clip.ts): the slice size, a range and the codes' offset per linear slot,
+ * then key-major slices (rotations first, then the codes of the linear slots' changing components), the closing
  * slice included, as `quantizeClip` coded them (assembly/layout.ts QUANT_*). Only the curves
  * `quantizeClip` accepted come here; the others keep their own encoding beside it in a mixed clip.
  */
@@ -40,36 +58,25 @@ export const quantizedEncoding: KeyEncoding = {
     const n = clip.keyCount;
     // writeClip gives this encoding only the curves quantizeClip coded.
     const curves = layout.slots.map((i) => context.quantized![i]!);
-    // Per linear slot, its changing components (step > 0) and their byte offset in a slice.
-    const changing = curves.slice(0, L).map((q) => [0, 1, 2].filter((i) => q.range![4 + i]! > 0));
-    const offsets: number[] = [];
-    let sliceBytes = QUANT_ROTATION_BYTES * R;
-    for (const c of changing) {
-      offsets.push(sliceBytes);
-      sliceBytes += 2 * c.length;
-    }
-    const { ptr, keys } = writeClipBlock(memory, clip, layout, clip.duration, QUANT_TRACKS + QUANT_TRACK_SIZE * L + sliceBytes * (n + 1) + QUANT_PAD);
+    const offsets = packLinearCodes(curves.slice(0, L).map((q) => q.changing), QUANT_ROTATION_BYTES * R);
+    const sliceBytes = Math.max(QUANT_ROTATION_BYTES * R, ...curves.slice(0, L).map((q, j) => offsets[j]! + 2 * (32 - Math.clz32(q.changing))));
+    const offsetTable = QUANT_RANGES + QUANT_RANGE_SIZE * L;
+    const { ptr, keys } = writeClipBlock(memory, clip, layout, clip.duration, offsetTable + QUANT_OFFSET_SIZE * L + sliceBytes * (n + 1) + QUANT_PAD);
     const { u32, f32, f64, u8 } = memory;
     u32[(ptr + CLIP_KEY_COUNT) >>> 2] = n;
     f64[(ptr + CLIP_KEY_DURATION) >>> 3] = clip.keyDuration;
     u32[(keys + QUANT_SLICE_BYTES) >>> 2] = sliceBytes;
-    const slices = keys + QUANT_TRACKS + QUANT_TRACK_SIZE * L;
+    const slices = keys + offsetTable + QUANT_OFFSET_SIZE * L;
     const u16 = new Uint16Array(u8.buffer);
-    changing.forEach((components, j) => {
-      const track = keys + QUANT_TRACKS + QUANT_TRACK_SIZE * j;
-      const range = curves[j]!.range!;
-      f32.set(range.subarray(0, 4), (track + QUANT_TRACK_MIN) >>> 2);
-      f32.set(range.subarray(4, 8), (track + QUANT_TRACK_STEP) >>> 2);
-      // Lane i takes lane m of the lerped codes (the slot's m-th changing component): bytes 4m … 4m + 3.
-      u8.fill(ZERO_LANE, track + QUANT_TRACK_PLACE, track + QUANT_TRACK_PLACE + 16);
-      components.forEach((i, m) => u8.set([4 * m, 4 * m + 1, 4 * m + 2, 4 * m + 3], track + QUANT_TRACK_PLACE + 4 * i));
-      u32[(track + QUANT_TRACK_OFFSET) >>> 2] = offsets[j]!;
-      const codes = curves[j]!.codes;
+    for (let j = 0; j < L; j++) {
+      const q = curves[j]!;
+      f32.set(q.range!, (keys + QUANT_RANGES + QUANT_RANGE_SIZE * j) >>> 2);
+      u32[(keys + offsetTable + QUANT_OFFSET_SIZE * j) >>> 2] = offsets[j]!;
       for (let k = 0; k <= n; k++) {
-        const at = slices + sliceBytes * k + offsets[j]!;
-        components.forEach((i, m) => (u16[(at >>> 1) + m] = codes[3 * k + i]!));
+        const at = (slices + sliceBytes * k + offsets[j]!) >>> 1;
+        for (let i = 0; i < 3; i++) if (q.changing & (1 << i)) u16[at + i] = q.codes[3 * k + i]!;
       }
-    });
+    }
     // Rotation slots in whole groups of four are stored component by component (assembly/layout.ts QUANT_*).
     const groups = R & ~3;
     const i16 = new Int16Array(u8.buffer);
