@@ -196,3 +196,44 @@ describe('bad glTF ends in a FormatError that says where', () => {
     );
   });
 });
+
+describe('output values that are not file values', () => {
+  it('names the output and the value index, for every output layout (VEC3, VEC4, CUBICSPLINE, morph weights)', async () => {
+    const layouts = [
+      { path: 'translation', type: 'VEC3', width: 3, floats: 6, interpolation: 'LINEAR' },
+      { path: 'rotation', type: 'VEC4', width: 4, floats: 8, interpolation: 'STEP' },
+      { path: 'scale', type: 'VEC3', width: 3, floats: 18, interpolation: 'CUBICSPLINE' },
+      { path: 'weights', type: 'SCALAR', width: 1, floats: 4, interpolation: 'LINEAR' },
+    ];
+    for (const l of layouts) {
+      for (let i = 0; i < l.floats; i++) {
+        for (const bad of [NaN, -Infinity, 2e38]) {
+          const values: number[] = Array.from({ length: l.floats }, (_, k) => (l.path === 'rotation' && k % 4 === 3 ? 1 : 0));
+          values[i] = bad;
+          const bin = new Uint8Array([...f32Bytes([0, 1]), ...f32Bytes(values), ...f32Bytes([0, 0, 0])]);
+          const json = {
+            asset: { version: '2.0' },
+            buffers: [{ byteLength: bin.length }],
+            bufferViews: [
+              { buffer: 0, byteOffset: 0, byteLength: 8 },
+              { buffer: 0, byteOffset: 8, byteLength: 4 * l.floats },
+              { buffer: 0, byteOffset: 8 + 4 * l.floats, byteLength: 12 },
+            ],
+            accessors: [
+              { bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR', min: [0], max: [1] },
+              { bufferView: 1, componentType: 5126, count: l.floats / l.width, type: l.type },
+              { bufferView: 2, componentType: 5126, count: 1, type: 'VEC3', min: [0, 0, 0], max: [0, 0, 0] },
+            ],
+            meshes: [{ primitives: [{ attributes: { POSITION: 2 }, targets: [{ POSITION: 2 }, { POSITION: 2 }] }] }],
+            nodes: [{ name: 'a', mesh: 0 }],
+            animations: [{ samplers: [{ input: 0, output: 1, interpolation: l.interpolation }], channels: [{ sampler: 0, target: { node: 0, path: l.path } }] }],
+          };
+          const e = await formatError(packGlb(json, bin));
+          const what = `${l.path} ${l.interpolation}, value ${i} = ${bad}`;
+          expect([e.pointer, e.code], what).toEqual(['/animations/0/samplers/0/output', 'bad-value']);
+          expect(e.message, what).toMatch(new RegExp(`output value ${i}: `));
+        }
+      }
+    }
+  });
+});
