@@ -5,11 +5,12 @@
 // samplers usually share one input accessor across a node's channels or the whole animation).
 // Before the first key a curve holds key 0, from the last key on it holds the last key; equal
 // neighbouring times are a step (the later key wins from that time on); a glTF STEP group
-// (KEYED_LERP_END 0) holds key k until key k+1. Rotations take the shorter arc between the two keys as stored (a dot test
-// per sample), so a key's exact time gives that key as stored, as glTF requires. A per-instance
-// cursor (the first u32 of the group's first slot's cursor bytes, owned by the sample buffer)
-// remembers the last interval, so forward playback finds its keys in O(1); it is only a hint and
-// never changes a result.
+// (KEYED_LERP_END 0) holds key k until key k+1. Rotations take the shorter arc between the two
+// keys as stored (a dot test per sample), so a key's exact time gives that key as stored, as glTF
+// requires. A per-instance
+// cursor (in the cursor bytes owned by the sample buffer, assembly/layout.ts KEYED_*) remembers the
+// last interval, so forward playback finds its keys in O(1); it is only a hint and never changes a
+// result.
 import { wrapCycle } from './clip-header';
 import {
   CLIP_KEY_COUNT,
@@ -17,6 +18,7 @@ import {
   CLIP_LINEAR_COUNT,
   CLIP_SINGLE_COUNT,
   CLIP_SLOT_OUT,
+  CURSOR_BYTES_PER_CURVE,
   FLAG_SLERP,
   FLAG_STEP,
   KEYED_FIRST_SLOT,
@@ -25,6 +27,7 @@ import {
   KEYED_LINEAR_COUNT,
   KEYED_MEMBER_COUNT,
   KEYED_RECORD_SIZE,
+  KEYED_SINGLE_CURSOR,
   KEYED_TIMES,
   KEYED_VALUES,
 } from './layout';
@@ -83,8 +86,8 @@ export function groupKey(rec: usize, t: f64, cursorAt: usize): u32 {
 
 /** Groups of one slot are sampled in chunks of at most this many (the size of the lists below). */
 const CHUNK: u32 = 64;
-// A chunk's curves to interpolate, as the key pass (`singleSlots`) lists them: the address of key
-// k (key k + 1 follows), the output address and the weight, one u32 / f32 each.
+// A chunk's rotations to interpolate, as the key pass (`singleSlots`) lists them: the address of
+// key k (key k + 1 follows), the output address and the weight, one u32 / f32 each.
 const LIST_KEYS = memory.data(<i32>CHUNK << 2, 16);
 const LIST_OUT = memory.data(<i32>CHUNK << 2, 16);
 const LIST_W = memory.data(<i32>CHUNK << 2, 16);
@@ -149,11 +152,11 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
 
 /**
  * Groups of one slot `from` … `to` − 1 (all rotations or none), in chunks of CHUNK: a key pass
- * finds each curve's key through its cursor, copies held keys and lists the rest with their
- * weights; an interpolation pass then lerps, nlerps (the SIMD build four rotations at a time) or
- * slerps the list. Two short loops instead of one long one: a curve's work is a long chain of
- * dependent loads and arithmetic (cursor, times, weight, key pair, normalisation), and split in
- * two the processor overlaps more curves' chains.
+ * finds each curve's key through its cursor, copies held keys, lerps the non-rotations and lists
+ * the rotations with their weights; a second pass nlerps (the SIMD build four at a time) or
+ * slerps the list. A rotation's work is a long chain of dependent loads and arithmetic (cursor,
+ * times, weight, key pair, normalisation); in two short loops the processor overlaps more curves'
+ * chains than in one long one.
  */
 // @ts-ignore: decorator
 @inline
@@ -161,13 +164,14 @@ function singleSlots(records: usize, slotOut: usize, out: usize, cursors: usize,
   for (let j0 = from; j0 < to; j0 += CHUNK) {
     const j1 = min(j0 + CHUNK, to);
     let count: usize = 0;
-    for (let j = j0; j < j1; j++) {
-      const rec = records + <usize>j * KEYED_RECORD_SIZE;
+    const recEnd = records + <usize>j1 * KEYED_RECORD_SIZE;
+    let slot = slotOut + (<usize>j0 << 2);
+    // Slot j's cursor: the second u32 of cursor bytes j (assembly/layout.ts KEYED_*), in slot order.
+    let cursorAt = cursors + <usize>j0 * CURSOR_BYTES_PER_CURVE + KEYED_SINGLE_CURSOR;
+    for (let rec = records + <usize>j0 * KEYED_RECORD_SIZE; rec < recEnd; rec += KEYED_RECORD_SIZE, slot += 4, cursorAt += CURSOR_BYTES_PER_CURVE) {
       const n = load<u32>(rec, KEYED_KEY_COUNT);
       const times = load<usize>(rec, KEYED_TIMES);
-      const outOffset = <usize>load<u32>(slotOut + (<usize>j << 2));
-      const dst = out + outOffset;
-      const cursorAt = cursors + outOffset;
+      const dst = out + <usize>load<u32>(slot);
       // findKey, keeping the interval's two times for the weight.
       let k = cursorKey(times, n, t, load<u32>(cursorAt));
       let t0 = <f64>load<f32>(times + (<usize>k << 2));
@@ -191,18 +195,19 @@ function singleSlots(records: usize, slotOut: usize, out: usize, cursors: usize,
         copy4(a, dst);
         continue;
       }
+      const w = <f32>((t - t0) / (t1 - t0));
+      if (!rotation) {
+        lerp4(a, a + 16, w, dst);
+        continue;
+      }
       store<u32>(LIST_KEYS + (count << 2), a);
       store<u32>(LIST_OUT + (count << 2), dst);
-      store<f32>(LIST_W + (count << 2), <f32>((t - t0) / (t1 - t0)));
+      store<f32>(LIST_W + (count << 2), w);
       count++;
     }
+    if (!rotation) continue;
     let i: usize = 0;
-    if (!rotation) {
-      for (; i < count; i++) {
-        const a = load<u32>(LIST_KEYS + (i << 2));
-        lerp4(a, a + 16, load<f32>(LIST_W + (i << 2)), load<u32>(LIST_OUT + (i << 2)));
-      }
-    } else if (slerp) {
+    if (slerp) {
       for (; i < count; i++) {
         const a = load<u32>(LIST_KEYS + (i << 2));
         slerpShortest(SLERP_SHARED, a, a + 16, load<f32>(LIST_W + (i << 2)), load<u32>(LIST_OUT + (i << 2)));

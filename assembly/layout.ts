@@ -57,7 +57,10 @@ export const CLIP_HEADER_SIZE = 80;
 // non-rotations first. A group's values are key-major: member m's key k at
 // VALUES + (k · members + m) · bytes per key (16 keyed: a float4; CUBIC_KEY_BYTES cubic: in-tangent,
 // value, out-tangent float4s), so the two keys of every member are two contiguous runs. The
-// forward-playback cursor of a group is the first u32 of its first slot's cursor bytes.
+// forward-playback cursor of a group is the first u32 of its first slot's cursor bytes; a group of
+// one slot j keeps its cursor at KEYED_SINGLE_CURSOR in cursor bytes j (CURSOR_BYTES_PER_CURVE
+// each; j is below the curve count), so the keyed sampler reads the cursors in slot order, not
+// through the slots' output offsets, and never in another group's u32.
 export const KEYED_KEY_COUNT = 0; // u32 keys n >= 1
 export const KEYED_TIMES = 4; // ptr: f32 seconds per key, non-decreasing, then +Inf twice (keyCount + 2 floats)
 export const KEYED_VALUES = 8; // ptr: the members' keys, key-major
@@ -66,6 +69,7 @@ export const KEYED_FIRST_SLOT = 16; // u32 the group's first slot
 export const KEYED_LINEAR_COUNT = 20; // u32 members that are not rotations (slots FIRST … FIRST + LINEAR − 1)
 export const KEYED_MEMBER_COUNT = 24; // u32 members (slots FIRST … FIRST + COUNT − 1)
 export const KEYED_RECORD_SIZE = 32;
+export const KEYED_SINGLE_CURSOR = 4; // u32 in a slot's cursor bytes: the cursor of a group of one slot
 export const CUBIC_KEY_BYTES = 48;
 
 // Quantized key data (KIND_QUANTIZED, on the uniform key grid of CLIP_KEY_COUNT/CLIP_KEY_DURATION)
