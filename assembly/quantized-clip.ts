@@ -86,15 +86,29 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
 
   if (ASC_FEATURE_SIMD) {
     const vw = f32x4.splat(w);
-    for (let j: u32 = 0; j < L; j++) {
+    // Component i's code in lane i; the other lanes' codes (w, constant components) count × 0.
+    // Two slots a turn: the loop's own work is a good part of so short a body.
+    let j: u32 = 0;
+    for (; j + 2 <= L; j += 2) {
+      const oa = <usize>load<u32>(offsets + (<usize>j << 2)), ob = <usize>load<u32>(offsets + (<usize>j << 2), 4);
+      const range = ranges + <usize>j * QUANT_RANGE_SIZE;
+      const outs = slotOut + (<usize>j << 2);
+      const a0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s0 + oa)));
+      const a1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s1 + oa)));
+      const b0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s0 + ob)));
+      const b1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s1 + ob)));
+      const qa = f32x4.add(a0, f32x4.mul(f32x4.sub(a1, a0), vw));
+      const qb = f32x4.add(b0, f32x4.mul(f32x4.sub(b1, b0), vw));
+      v128.store(out + <usize>load<u32>(outs), f32x4.add(f32x4.mul(qa, v128.load(range, QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_MIN)));
+      v128.store(out + <usize>load<u32>(outs, 4), f32x4.add(f32x4.mul(qb, v128.load(range, QUANT_RANGE_SIZE + QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_SIZE + QUANT_RANGE_MIN)));
+    }
+    if (j < L) {
       const o = <usize>load<u32>(offsets + (<usize>j << 2));
       const range = ranges + <usize>j * QUANT_RANGE_SIZE;
-      // Component i's code in lane i; the other lanes' codes (w, constant components) count × 0.
       const q0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s0 + o)));
       const q1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s1 + o)));
       const q = f32x4.add(q0, f32x4.mul(f32x4.sub(q1, q0), vw));
-      const v = f32x4.add(f32x4.mul(q, v128.load(range, QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_MIN));
-      v128.store(out + <usize>load<u32>(slotOut + (<usize>j << 2)), v);
+      v128.store(out + <usize>load<u32>(slotOut + (<usize>j << 2)), f32x4.add(f32x4.mul(q, v128.load(range, QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_MIN)));
     }
   } else {
     for (let j: u32 = 0; j < L; j++) {
