@@ -7,15 +7,17 @@
 // reference pose (three.js makeClipAdditive) to the curves the result defines. Twin:
 // `referenceBlend` (src/reference/blend.ts).
 //
-// Every rule is per curve, so the kernel runs curve by curve: each curve's layers, rest fill and
-// additive layers in one pass, its running weight and count in locals (no per-curve scratch arrays
-// and no second pass over the output). The slerp polynomial's coefficients are kept per layer:
-// a layer's weight, and the running weight w / W of the weighted rule, repeat over the layer's
-// curves, so each layer's slot is prepared about once per call although the layers alternate.
+// Every rule is per curve and a curve's layers apply in list order, so the kernel runs layer by
+// layer over all curves (the same order per curve, so the result is that of a curve-by-curve
+// loop, aliased buffers included): each layer's fields, mask and weight are read once per call,
+// the running weight W and the count of each curve live in scratch arrays (BLEND_TOTALS and the
+// output counts), and one slerp slot serves a whole layer, whose weight — and the weighted rule's
+// w / W, equal over the layer's curves where no mask or missing curve makes it differ — is
+// prepared once.
 import {
   BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT, BLEND_OUT,
   BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD, BLEND_WEIGHTED,
-  BLEND_MATRICES, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS, LAYER_FLAGS,
+  BLEND_MATRICES, BLEND_MODEL_JOB, BLEND_TOTALS, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS, LAYER_FLAGS,
   LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_SAMPLES, LAYER_SIZE, LAYER_TIME,
   LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from './layout';
@@ -25,10 +27,9 @@ import { sampleClip } from './sample-clip';
 
 /** Two float4 slots for the additive rotation: identity, then the delta. */
 const SCRATCH = memory.data(32, 16);
-/** Slerp coefficient slots: one per layer (layers LAYER_SLOTS apart share one), then the rest fill's. */
-const LAYER_SLOTS: usize = 8;
-const SLOTS = memory.data(<i32>(SLERP_SLOT_SIZE * (LAYER_SLOTS + 1)), 16);
-const FILL_SLOT = SLOTS + LAYER_SLOTS * SLERP_SLOT_SIZE;
+/** The slerp coefficient slot of the layer being applied, and the rest fill's. */
+const SLOT = memory.data(<i32>(SLERP_SLOT_SIZE * 2), 16);
+const FILL_SLOT = SLOT + SLERP_SLOT_SIZE;
 
 // The job's fields, read once per call by `blend`.
 let layers: usize = 0;
@@ -39,6 +40,13 @@ let weighted = false;
 let tau: f32 = 0;
 /** The rest pose fills up to τ (weighted, τ > 0): every curve is defined. */
 let fills = false;
+let out: usize = 0;
+let outCounts: usize = 0;
+let totals: usize = 0;
+let linear: usize = 0;
+let linearCount: usize = 0;
+let rotation: usize = 0;
+let rotationCount: usize = 0;
 
 /** Runs the blend job block at `job` (assembly/layout.ts, BLEND_*). */
 export function blend(job: usize): void {
@@ -50,20 +58,39 @@ export function blend(job: usize): void {
   weighted = (flags & BLEND_WEIGHTED) != 0;
   tau = load<f32>(job + BLEND_THRESHOLD);
   fills = weighted && tau > 0;
-  const out = <usize>load<u32>(job + BLEND_OUT);
-  const outCounts = <usize>load<u32>(job + BLEND_OUT_COUNTS);
+  out = <usize>load<u32>(job + BLEND_OUT);
+  outCounts = <usize>load<u32>(job + BLEND_OUT_COUNTS);
+  totals = <usize>load<u32>(job + BLEND_TOTALS);
+  linear = <usize>load<u32>(job + BLEND_LINEAR);
+  linearCount = <usize>load<u32>(job + BLEND_LINEAR_COUNT);
+  rotation = <usize>load<u32>(job + BLEND_ROTATION);
+  rotationCount = <usize>load<u32>(job + BLEND_ROTATION_COUNT);
   sampleLayers();
-  const linear = <usize>load<u32>(job + BLEND_LINEAR);
-  const linearCount = <usize>load<u32>(job + BLEND_LINEAR_COUNT);
-  for (let j: usize = 0; j < linearCount; j++) blendLinear(<usize>load<u32>(linear + (j << 2)), out, outCounts);
-  const rotation = <usize>load<u32>(job + BLEND_ROTATION);
-  const rotationCount = <usize>load<u32>(job + BLEND_ROTATION_COUNT);
+  // Counts add up in the output counts (saturating at 255 at every step, which is the sum's
+  // saturation); the running weights start at 0.
+  memory.fill(outCounts, 0, linearCount + rotationCount);
+  memory.fill(totals, 0, (linearCount + rotationCount) << 2);
+  for (let k: usize = 0; k < layerCount; k++) {
+    const l = layers + k * LAYER_SIZE;
+    if (load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE) continue;
+    // Under `weighted` a layer of weight 0 adds nothing on any curve.
+    if (weighted && !(load<f32>(l + LAYER_WEIGHT) > 0)) continue;
+    normalLinear(l);
+    normalRotation(l);
+  }
+  finishLinear();
+  finishRotation();
   // The additive rotation interpolates from identity (SCRATCH) to the delta (SCRATCH + 16).
   store<f32>(SCRATCH, 0);
   store<f32>(SCRATCH, 0, 4);
   store<f32>(SCRATCH, 0, 8);
   store<f32>(SCRATCH, 1, 12);
-  for (let j: usize = 0; j < rotationCount; j++) blendRotation(<usize>load<u32>(rotation + (j << 2)), out, outCounts);
+  for (let k: usize = 0; k < layerCount; k++) {
+    const l = layers + k * LAYER_SIZE;
+    if (load<u32>(l + LAYER_MODE) != LAYER_ADDITIVE || !(load<f32>(l + LAYER_WEIGHT) > 0)) continue;
+    additiveLinear(l);
+    additiveRotation(l);
+  }
   const model = <usize>load<u32>(job + BLEND_MODEL_JOB);
   // Every curve of the result is read: undefined ones print their rest value, and a rest-filled
   // one (count 0) may carry an additive delta.
@@ -94,151 +121,180 @@ function sampleLayers(): void {
   }
 }
 
-/** The mask weight of layer record `l` at curve i (1 without a mask). */
+/** The mask weight at curve i of a layer's `mask` (0: none, weight 1). */
 // @ts-ignore: decorator
 @inline
-function maskAt(l: usize, i: usize): f32 {
-  const mask = <usize>load<u32>(l + LAYER_MASK);
+function maskAt(mask: usize, i: usize): f32 {
   return mask == 0 ? 1 : load<f32>(mask + (i << 2));
 }
 
-/** Layer k's slerp coefficient slot. */
+/** Adds sample count c to curve i's count, saturating at 255. Returns the count before. */
 // @ts-ignore: decorator
 @inline
-function slotOf(k: usize): usize {
-  return SLOTS + (k & (LAYER_SLOTS - 1)) * SLERP_SLOT_SIZE;
+function addCount(i: usize, c: u32): u32 {
+  const before = <u32>load<u8>(outCounts + i);
+  store<u8>(outCounts + i, <u8>min<u32>(before + c, 255));
+  return before;
 }
 
-/** The sample count of layer record `l` at curve i. */
-// @ts-ignore: decorator
-@inline
-function countAt(l: usize, i: usize): u32 {
-  return <u32>load<u8>(<usize>load<u32>(l + LAYER_COUNTS) + i);
-}
-
-/** Curve i (not a rotation): its normal layers, the rest fill or rest value, its additive layers. */
-function blendLinear(i: usize, out: usize, outCounts: usize): void {
-  const o = i << 4;
-  const dst = out + o;
-  let total: f32 = 0;
-  let count: u32 = 0;
-  for (let k: usize = 0; k < layerCount; k++) {
-    const l = layers + k * LAYER_SIZE;
-    if (load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE) continue;
-    const c = countAt(l, i);
-    const m = maskAt(l, i);
-    const v = <usize>load<u32>(l + LAYER_SAMPLES) + o;
+/** Normal layer record `l` on the curves that are not rotations. */
+function normalLinear(l: usize): void {
+  const samples = <usize>load<u32>(l + LAYER_SAMPLES);
+  const counts = <usize>load<u32>(l + LAYER_COUNTS);
+  const mask = <usize>load<u32>(l + LAYER_MASK);
+  const weight = load<f32>(l + LAYER_WEIGHT);
+  for (let j: usize = 0; j < linearCount; j++) {
+    const i = <usize>load<u32>(linear + (j << 2));
+    const c = <u32>load<u8>(counts + i);
+    const m = maskAt(mask, i);
+    const o = i << 4;
+    const dst = out + o;
+    const v = samples + o;
     if (weighted) {
-      const w = load<f32>(l + LAYER_WEIGHT) * m;
+      const w = weight * m;
       if (c == 0 || !(w > 0)) continue;
-      total += w;
-      accumulate(dst, v, w / total, count == 0, false);
-      count++;
+      const total = load<f32>(totals + (i << 2)) + w;
+      store<f32>(totals + (i << 2), total);
+      accumulate(dst, v, w / total, addCount(i, 1) == 0, false);
     } else {
       if (c == 0 || m == 0) continue;
-      if (count == 0) copy4(v, dst);
-      else lerp4(dst, v, load<f32>(l + LAYER_WEIGHT) * m, dst);
-      count += c;
+      if (addCount(i, c) == 0) copy4(v, dst);
+      else lerp4(dst, v, weight * m, dst);
     }
-  }
-  if (weighted) {
-    const fill = max<f32>(0, tau - total);
-    if (fill > 0) accumulate(dst, rest + o, fill / (total + fill), total == 0, false);
-  }
-  if (!defined(i, o, dst, outCounts, count)) return;
-  for (let k: usize = 0; k < layerCount; k++) {
-    const l = layers + k * LAYER_SIZE;
-    const w = additiveWeight(l, i);
-    if (w == 0) continue;
-    addScaled(dst, <usize>load<u32>(l + LAYER_SAMPLES) + o, w);
-    addScaled(dst, <usize>load<u32>(l + LAYER_REFERENCE) + o, -w);
   }
 }
 
-/** Rotation curve i: as `blendLinear`, with slerp or nlerp along the shortest arc. */
-function blendRotation(i: usize, out: usize, outCounts: usize): void {
-  const o = i << 4;
-  const dst = out + o;
-  let total: f32 = 0;
-  let count: u32 = 0;
-  for (let k: usize = 0; k < layerCount; k++) {
-    const l = layers + k * LAYER_SIZE;
-    if (load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE) continue;
-    const c = countAt(l, i);
-    const m = maskAt(l, i);
-    const v = <usize>load<u32>(l + LAYER_SAMPLES) + o;
+/** Normal layer record `l` on the rotations: slerp or nlerp along the shortest arc. */
+function normalRotation(l: usize): void {
+  const samples = <usize>load<u32>(l + LAYER_SAMPLES);
+  const counts = <usize>load<u32>(l + LAYER_COUNTS);
+  const mask = <usize>load<u32>(l + LAYER_MASK);
+  const weight = load<f32>(l + LAYER_WEIGHT);
+  for (let j: usize = 0; j < rotationCount; j++) {
+    const i = <usize>load<u32>(rotation + (j << 2));
+    const c = <u32>load<u8>(counts + i);
+    const m = maskAt(mask, i);
+    const o = i << 4;
+    const dst = out + o;
+    const v = samples + o;
     if (weighted) {
-      const w = load<f32>(l + LAYER_WEIGHT) * m;
+      const w = weight * m;
       if (c == 0 || !(w > 0)) continue;
-      total += w;
+      const total = load<f32>(totals + (i << 2)) + w;
+      store<f32>(totals + (i << 2), total);
+      const first = addCount(i, 1) == 0;
       // three.js PropertyMixer.accumulate: the first sample starts the running slerp.
       if (slerp) {
-        if (count == 0) copy4(v, dst);
-        else slerpShortest(slotOf(k), dst, v, w / total, dst);
+        if (first) copy4(v, dst);
+        else slerpShortest(SLOT, dst, v, w / total, dst);
       } else {
-        accumulate(dst, v, w / total, count == 0, dotF32(dst, v) < 0);
+        accumulate(dst, v, w / total, first, dotF32(dst, v) < 0);
       }
-      count++;
     } else {
       if (c == 0 || m == 0) continue;
-      const w = load<f32>(l + LAYER_WEIGHT) * m;
-      if (count == 0) copy4(v, dst);
-      else if (slerp) slerpShortest(slotOf(k), dst, v, w, dst);
+      const w = weight * m;
+      if (addCount(i, c) == 0) copy4(v, dst);
+      else if (slerp) slerpShortest(SLOT, dst, v, w, dst);
       else nlerpShortest(dst, v, w, dst);
-      count += c;
     }
   }
-  if (weighted) {
-    // The rest pose fills up to τ.
-    const fill = max<f32>(0, tau - total);
-    if (total + fill != 0) {
-      if (slerp) {
-        if (total == 0) copy4(rest + o, dst);
-        else if (fill > 0) slerpShortest(FILL_SLOT, dst, rest + o, fill / tau, dst);
-      } else {
-        if (fill > 0) accumulate(dst, rest + o, fill / (total + fill), total == 0, dotF32(dst, rest + o) < 0);
-        nlerpAligned(dst, dst, 0, dst); // normalises; a zero sum becomes identity
+}
+
+/** After the normal layers, curves that are not rotations: the rest fill, and the rest value of undefined curves. */
+function finishLinear(): void {
+  for (let j: usize = 0; j < linearCount; j++) {
+    const i = <usize>load<u32>(linear + (j << 2));
+    const dst = out + (i << 4);
+    if (weighted) {
+      const total = load<f32>(totals + (i << 2));
+      const fill = max<f32>(0, tau - total);
+      if (fill > 0) accumulate(dst, rest + (i << 4), fill / (total + fill), total == 0, false);
+    }
+    undefinedRest(i);
+  }
+}
+
+/** After the normal layers, rotations: as `finishLinear`; nlerp's weighted sum is normalised. */
+function finishRotation(): void {
+  for (let j: usize = 0; j < rotationCount; j++) {
+    const i = <usize>load<u32>(rotation + (j << 2));
+    const o = i << 4;
+    const dst = out + o;
+    if (weighted) {
+      // The rest pose fills up to τ.
+      const total = load<f32>(totals + (i << 2));
+      const fill = max<f32>(0, tau - total);
+      if (total + fill != 0) {
+        if (slerp) {
+          if (total == 0) copy4(rest + o, dst);
+          else if (fill > 0) slerpShortest(FILL_SLOT, dst, rest + o, fill / tau, dst);
+        } else {
+          if (fill > 0) accumulate(dst, rest + o, fill / (total + fill), total == 0, dotF32(dst, rest + o) < 0);
+          nlerpAligned(dst, dst, 0, dst); // normalises; a zero sum becomes identity
+        }
       }
     }
-  }
-  if (!defined(i, o, dst, outCounts, count)) return;
-  for (let k: usize = 0; k < layerCount; k++) {
-    const l = layers + k * LAYER_SIZE;
-    const w = additiveWeight(l, i);
-    if (w == 0) continue;
-    // Δ = ref⁻¹ ⊗ q into SCRATCH + 16, then interpolated from identity by w and applied.
-    inverseTimes(<usize>load<u32>(l + LAYER_REFERENCE) + o, <usize>load<u32>(l + LAYER_SAMPLES) + o, SCRATCH + 16);
-    if (slerp) slerpShortest(slotOf(k), SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
-    else nlerpShortest(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
-    multiplyInto(dst, SCRATCH + 16);
+    undefinedRest(i);
   }
 }
 
-/**
- * Stores curve i's count (saturating at 255); an undefined curve (no contribution, and no rest
- * fill) prints its rest value. Returns whether the curve is defined, which is where additive
- * layers apply (spec §4).
- */
+/** An undefined curve (no contribution, and no rest fill) prints its rest value. */
 // @ts-ignore: decorator
 @inline
-function defined(i: usize, o: usize, dst: usize, outCounts: usize, count: u32): bool {
-  store<u8>(outCounts + i, <u8>min<u32>(count, 255));
-  if (count != 0 || fills) return true;
-  copy4(rest + o, dst);
-  return false;
+function undefinedRest(i: usize): void {
+  if (!fills && load<u8>(outCounts + i) == 0) copy4(rest + (i << 4), out + (i << 4));
 }
 
 /**
- * The weight w = weight × mask of additive layer record `l` at curve i, or 0 where it adds nothing
- * (a normal layer, an inactive sample or reference, w ≤ 0).
+ * Where an additive layer adds to curve i: the weight w = weight × mask, or 0 where it
+ * adds nothing (the curve undefined, an inactive sample or reference, w ≤ 0). Spec §4.
  */
 // @ts-ignore: decorator
 @inline
-function additiveWeight(l: usize, i: usize): f32 {
-  if (load<u32>(l + LAYER_MODE) != LAYER_ADDITIVE) return 0;
-  const w = load<f32>(l + LAYER_WEIGHT) * maskAt(l, i);
-  if (countAt(l, i) == 0 || load<u8>(<usize>load<u32>(l + LAYER_REFERENCE_COUNTS) + i) == 0 || !(w > 0)) return 0;
+function additiveWeight(i: usize, weight: f32, mask: usize, counts: usize, referenceCounts: usize): f32 {
+  if (!fills && load<u8>(outCounts + i) == 0) return 0;
+  const w = weight * maskAt(mask, i);
+  if (load<u8>(counts + i) == 0 || load<u8>(referenceCounts + i) == 0 || !(w > 0)) return 0;
   return w;
+}
+
+/** Additive layer record `l` on the curves that are not rotations: v += w (sample − reference). */
+function additiveLinear(l: usize): void {
+  const samples = <usize>load<u32>(l + LAYER_SAMPLES);
+  const counts = <usize>load<u32>(l + LAYER_COUNTS);
+  const mask = <usize>load<u32>(l + LAYER_MASK);
+  const weight = load<f32>(l + LAYER_WEIGHT);
+  const reference = <usize>load<u32>(l + LAYER_REFERENCE);
+  const referenceCounts = <usize>load<u32>(l + LAYER_REFERENCE_COUNTS);
+  for (let j: usize = 0; j < linearCount; j++) {
+    const i = <usize>load<u32>(linear + (j << 2));
+    const w = additiveWeight(i, weight, mask, counts, referenceCounts);
+    if (w == 0) continue;
+    const o = i << 4;
+    addScaled(out + o, samples + o, w);
+    addScaled(out + o, reference + o, -w);
+  }
+}
+
+/** Additive layer record `l` on the rotations: q ⊗ interp(identity, reference⁻¹ ⊗ sample, w). */
+function additiveRotation(l: usize): void {
+  const samples = <usize>load<u32>(l + LAYER_SAMPLES);
+  const counts = <usize>load<u32>(l + LAYER_COUNTS);
+  const mask = <usize>load<u32>(l + LAYER_MASK);
+  const weight = load<f32>(l + LAYER_WEIGHT);
+  const reference = <usize>load<u32>(l + LAYER_REFERENCE);
+  const referenceCounts = <usize>load<u32>(l + LAYER_REFERENCE_COUNTS);
+  for (let j: usize = 0; j < rotationCount; j++) {
+    const i = <usize>load<u32>(rotation + (j << 2));
+    const w = additiveWeight(i, weight, mask, counts, referenceCounts);
+    if (w == 0) continue;
+    const o = i << 4;
+    // Δ = ref⁻¹ ⊗ q into SCRATCH + 16, then interpolated from identity by w and applied.
+    inverseTimes(reference + o, samples + o, SCRATCH + 16);
+    if (slerp) slerpShortest(SLOT, SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
+    else nlerpShortest(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
+    multiplyInto(out + o, SCRATCH + 16);
+  }
 }
 
 /** dot(a, b) in f32 summed (xx + yy) + (zz + ww), the order of the SIMD dot in quat.ts. */

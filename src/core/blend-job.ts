@@ -1,7 +1,7 @@
 import {
   BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_HEADER_SIZE, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT,
   BLEND_OUT, BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD,
-  BLEND_WEIGHTED, BLEND_MATRICES, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS,
+  BLEND_WEIGHTED, BLEND_MATRICES, BLEND_TOTALS, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS,
   LAYER_FLAGS, LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_NORMAL, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_SAMPLES,
   LAYER_SIZE, LAYER_TIME, LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from '../../assembly/layout.js';
@@ -105,15 +105,16 @@ export class BlendJob {
     this.curveTypes = [...curveTypes];
     this.maxLayers = maxLayers;
     const { order, linearCount } = rotationsLast(curveTypes);
-    const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * n, 16 * n, LAYER_SIZE * maxLayers]);
+    const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * n, 16 * n, LAYER_SIZE * maxLayers, 4 * n]);
     const p = (this.ptr = block.ptr);
     // One curve list, non-rotations first: the rotation list is its tail.
-    const [linear, restAt, layerTable] = block.arrays as [number, number, number];
+    const [linear, restAt, layerTable, totals] = block.arrays as [number, number, number, number];
     const { u32, f32 } = this.runtime;
     u32[(p + BLEND_LINEAR) >>> 2] = linear;
     u32[(p + BLEND_ROTATION) >>> 2] = linear + 4 * linearCount;
     u32[(p + BLEND_REST) >>> 2] = restAt;
     u32[(p + BLEND_LAYERS) >>> 2] = layerTable;
+    u32[(p + BLEND_TOTALS) >>> 2] = totals;
     u32[(p + BLEND_CURVE_COUNT) >>> 2] = n;
     u32[(p + BLEND_LINEAR_COUNT) >>> 2] = linearCount;
     u32[(p + BLEND_ROTATION_COUNT) >>> 2] = n - linearCount;
