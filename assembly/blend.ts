@@ -18,11 +18,11 @@ import {
   BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT, BLEND_OUT,
   BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD, BLEND_WEIGHTED,
   BLEND_MATRICES, BLEND_MODEL_JOB, BLEND_TOTALS, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS, LAYER_FLAGS,
-  LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_SAMPLES, LAYER_SIZE, LAYER_TIME,
+  LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_REFERENCE_INVERSE, LAYER_SAMPLES, LAYER_SIZE, LAYER_TIME,
   LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from './layout';
 import { localToModel } from './local-to-model';
-import { copy4, lerp4, nlerpAligned, nlerpShortest, SLERP_SLOT_SIZE, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpAligned, nlerpShortest, SLERP_SLOT_SIZE, slerpPrepare, slerpPrepared, slerpShortest } from './quat';
 import { sampleClip } from './sample-clip';
 
 /** Two float4 slots for the additive rotation: identity, then the delta. */
@@ -30,6 +30,8 @@ const SCRATCH = memory.data(32, 16);
 /** The slerp coefficient slot of the layer being applied, and the rest fill's. */
 const SLOT = memory.data(<i32>(SLERP_SLOT_SIZE * 2), 16);
 const FILL_SLOT = SLOT + SLERP_SLOT_SIZE;
+/** The bits of the weight SLOT holds (a NaN's until prepared): a pass checks it inline, without a call. */
+let slotWeight: u32 = 0xffffffff;
 
 // The job's fields, read once per call by `blend`.
 let layers: usize = 0;
@@ -50,6 +52,34 @@ let rotationCount: usize = 0;
 
 /** Runs the blend job block at `job` (assembly/layout.ts, BLEND_*). */
 export function blend(job: usize): void {
+  invertReferences(job);
+  blendInverted(job);
+}
+
+/**
+ * Stores the inverse of each additive layer's reference rotations (LAYER_REFERENCE_INVERSE), which
+ * `blendInverted` multiplies by: a `sampleMany` call inverts them once for all its instances, whose
+ * reference pose is one.
+ */
+export function invertReferences(job: usize): void {
+  const table = <usize>load<u32>(job + BLEND_LAYERS);
+  const count = <usize>load<u32>(job + BLEND_LAYER_COUNT);
+  const list = <usize>load<u32>(job + BLEND_ROTATION);
+  const listCount = <usize>load<u32>(job + BLEND_ROTATION_COUNT);
+  for (let k: usize = 0; k < count; k++) {
+    const l = table + k * LAYER_SIZE;
+    if (load<u32>(l + LAYER_MODE) != LAYER_ADDITIVE) continue;
+    const reference = <usize>load<u32>(l + LAYER_REFERENCE);
+    const inverse = <usize>load<u32>(l + LAYER_REFERENCE_INVERSE);
+    for (let j: usize = 0; j < listCount; j++) {
+      const i = <usize>load<u32>(list + (j << 2));
+      invert(reference + (i << 4), inverse + (i << 5));
+    }
+  }
+}
+
+/** `blend` with each additive layer's LAYER_REFERENCE_INVERSE already stored (`invertReferences`). */
+export function blendInverted(job: usize): void {
   layers = <usize>load<u32>(job + BLEND_LAYERS);
   layerCount = <usize>load<u32>(job + BLEND_LAYER_COUNT);
   rest = <usize>load<u32>(job + BLEND_REST);
@@ -143,6 +173,8 @@ function normalLinear(l: usize): void {
   const counts = <usize>load<u32>(l + LAYER_COUNTS);
   const mask = <usize>load<u32>(l + LAYER_MASK);
   const weight = load<f32>(l + LAYER_WEIGHT);
+  // w / W repeats over the layer's curves: divided again only when w or W changes.
+  let lastW: f32 = NaN, lastTotal: f32 = NaN, share: f32 = 0;
   for (let j: usize = 0; j < linearCount; j++) {
     const i = <usize>load<u32>(linear + (j << 2));
     const c = <u32>load<u8>(counts + i);
@@ -155,7 +187,12 @@ function normalLinear(l: usize): void {
       if (c == 0 || !(w > 0)) continue;
       const total = load<f32>(totals + (i << 2)) + w;
       store<f32>(totals + (i << 2), total);
-      accumulate(dst, v, w / total, addCount(i, 1) == 0, false);
+      if (w != lastW || total != lastTotal) {
+        lastW = w;
+        lastTotal = total;
+        share = w / total;
+      }
+      accumulate(dst, v, share, addCount(i, 1) == 0, false);
     } else {
       if (c == 0 || m == 0) continue;
       if (addCount(i, c) == 0) copy4(v, dst);
@@ -170,6 +207,7 @@ function normalRotation(l: usize): void {
   const counts = <usize>load<u32>(l + LAYER_COUNTS);
   const mask = <usize>load<u32>(l + LAYER_MASK);
   const weight = load<f32>(l + LAYER_WEIGHT);
+  let lastW: f32 = NaN, lastTotal: f32 = NaN, share: f32 = 0;
   for (let j: usize = 0; j < rotationCount; j++) {
     const i = <usize>load<u32>(rotation + (j << 2));
     const c = <u32>load<u8>(counts + i);
@@ -182,19 +220,24 @@ function normalRotation(l: usize): void {
       if (c == 0 || !(w > 0)) continue;
       const total = load<f32>(totals + (i << 2)) + w;
       store<f32>(totals + (i << 2), total);
+      if (w != lastW || total != lastTotal) {
+        lastW = w;
+        lastTotal = total;
+        share = w / total;
+      }
       const first = addCount(i, 1) == 0;
       // three.js PropertyMixer.accumulate: the first sample starts the running slerp.
       if (slerp) {
         if (first) copy4(v, dst);
-        else slerpShortest(SLOT, dst, v, w / total, dst);
+        else slerpSlot(dst, v, share, dst);
       } else {
-        accumulate(dst, v, w / total, first, dotF32(dst, v) < 0);
+        accumulate(dst, v, share, first, dotF32(dst, v) < 0);
       }
     } else {
       if (c == 0 || m == 0) continue;
       const w = weight * m;
       if (addCount(i, c) == 0) copy4(v, dst);
-      else if (slerp) slerpShortest(SLOT, dst, v, w, dst);
+      else if (slerp) slerpSlot(dst, v, w, dst);
       else nlerpShortest(dst, v, w, dst);
     }
   }
@@ -282,7 +325,7 @@ function additiveRotation(l: usize): void {
   const counts = <usize>load<u32>(l + LAYER_COUNTS);
   const mask = <usize>load<u32>(l + LAYER_MASK);
   const weight = load<f32>(l + LAYER_WEIGHT);
-  const reference = <usize>load<u32>(l + LAYER_REFERENCE);
+  const inverse = <usize>load<u32>(l + LAYER_REFERENCE_INVERSE);
   const referenceCounts = <usize>load<u32>(l + LAYER_REFERENCE_COUNTS);
   for (let j: usize = 0; j < rotationCount; j++) {
     const i = <usize>load<u32>(rotation + (j << 2));
@@ -290,10 +333,25 @@ function additiveRotation(l: usize): void {
     if (w == 0) continue;
     const o = i << 4;
     // Δ = ref⁻¹ ⊗ q into SCRATCH + 16, then interpolated from identity by w and applied.
-    inverseTimes(reference + o, samples + o, SCRATCH + 16);
-    if (slerp) slerpShortest(SLOT, SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
+    inverseTimes(inverse + (i << 5), samples + o, SCRATCH + 16);
+    if (slerp) slerpSlot(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
     else nlerpShortest(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
     multiplyInto(out + o, SCRATCH + 16);
+  }
+}
+
+/** `slerpShortest` in SLOT, preparing it (a call) only when `w` differs from the weight it holds. */
+// @ts-ignore: decorator
+@inline
+function slerpSlot(a: usize, b: usize, w: f32, out: usize): void {
+  if (w >= 0 && w <= 1) {
+    if (reinterpret<u32>(w) != slotWeight) {
+      slerpPrepare(SLOT, w);
+      slotWeight = reinterpret<u32>(w);
+    }
+    slerpPrepared(SLOT, a, b, out);
+  } else {
+    slerpShortest(SLOT, a, b, w, out);
   }
 }
 
@@ -344,8 +402,8 @@ function accumulate(mean: usize, v: usize, t: f32, first: bool, negate: bool): v
   }
 }
 
-/** out = a⁻¹ ⊗ b, a⁻¹ = conjugate / |a|² (identity for a zero a). In f64, stored as f32. */
-function inverseTimes(a: usize, b: usize, out: usize): void {
+/** The f64 float4 at `out` = a⁻¹ = conjugate / |a|² (identity for a zero a), from the f32 float4 at `a`. */
+function invert(a: usize, out: usize): void {
   let ax = <f64>load<f32>(a), ay = <f64>load<f32>(a, 4), az = <f64>load<f32>(a, 8), aw = <f64>load<f32>(a, 12);
   const n = ax * ax + ay * ay + az * az + aw * aw;
   if (n > 0) {
@@ -359,6 +417,17 @@ function inverseTimes(a: usize, b: usize, out: usize): void {
     az = 0;
     aw = 1;
   }
+  store<f64>(out, ax);
+  store<f64>(out, ay, 8);
+  store<f64>(out, az, 16);
+  store<f64>(out, aw, 24);
+}
+
+/** out = a⁻¹ ⊗ b with a⁻¹ the f64 float4 at `inverse` (`invert`), in f64, stored as f32. */
+// @ts-ignore: decorator
+@inline
+function inverseTimes(inverse: usize, b: usize, out: usize): void {
+  const ax = load<f64>(inverse), ay = load<f64>(inverse, 8), az = load<f64>(inverse, 16), aw = load<f64>(inverse, 24);
   const bx = <f64>load<f32>(b), by = <f64>load<f32>(b, 4), bz = <f64>load<f32>(b, 8), bw = <f64>load<f32>(b, 12);
   store<f32>(out, <f32>(ax * bw + aw * bx + ay * bz - az * by));
   store<f32>(out, <f32>(ay * bw + aw * by + az * bx - ax * bz), 4);
