@@ -22,11 +22,14 @@ import {
   LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from './layout';
 import { localToModel } from './local-to-model';
-import { copy4, lerp4, nlerpAligned, nlerpShortest, SLERP_SLOT_SIZE, slerpPrepare, slerpPrepared, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpAligned, nlerpShortest, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpPrepared4, slerpShortest } from './quat';
 import { sampleClip } from './sample-clip';
 
 /** Two float4 slots for the additive rotation: identity, then the delta. */
 const SCRATCH = memory.data(32, 16);
+/** Four identity rotations, and four deltas: the additive rotation four at a time. */
+const IDENTITIES = memory.data<f32>([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1], 16);
+const DELTAS = memory.data(64, 16);
 /** The slerp coefficient slot of the layer being applied, and the rest fill's. */
 const SLOT = memory.data(<i32>(SLERP_SLOT_SIZE * 2), 16);
 const FILL_SLOT = SLOT + SLERP_SLOT_SIZE;
@@ -201,45 +204,141 @@ function normalLinear(l: usize): void {
   }
 }
 
-/** Normal layer record `l` on the rotations: slerp or nlerp along the shortest arc. */
+// The fields of the layer a rotation pass applies (`useLayer`), and the weighted rule's share
+// w / W with the w and W it was divided from.
+let layerSamples: usize = 0;
+let layerCounts: usize = 0;
+let layerMask: usize = 0;
+let layerWeight: f32 = 0;
+let lastW: f32 = NaN;
+let lastTotal: f32 = NaN;
+let share: f32 = 0;
+
+// @ts-ignore: decorator
+@inline
+function useLayer(l: usize): void {
+  layerSamples = <usize>load<u32>(l + LAYER_SAMPLES);
+  layerCounts = <usize>load<u32>(l + LAYER_COUNTS);
+  layerMask = <usize>load<u32>(l + LAYER_MASK);
+  layerWeight = load<f32>(l + LAYER_WEIGHT);
+  lastW = NaN;
+  lastTotal = NaN;
+}
+
+/** w / W, divided again only when w or W changes (it repeats over a layer's curves). */
+// @ts-ignore: decorator
+@inline
+function shareOf(w: f32, total: f32): f32 {
+  if (w != lastW || total != lastTotal) {
+    lastW = w;
+    lastTotal = total;
+    share = w / total;
+  }
+  return share;
+}
+
+/**
+ * Normal layer record `l` on the rotations: slerp or nlerp along the shortest arc. SIMD, slerp:
+ * four rotations at a time (`slerpGathered4`) where the four blend with one weight into results
+ * they already hold, one at a time elsewhere.
+ */
 function normalRotation(l: usize): void {
-  const samples = <usize>load<u32>(l + LAYER_SAMPLES);
-  const counts = <usize>load<u32>(l + LAYER_COUNTS);
-  const mask = <usize>load<u32>(l + LAYER_MASK);
-  const weight = load<f32>(l + LAYER_WEIGHT);
-  let lastW: f32 = NaN, lastTotal: f32 = NaN, share: f32 = 0;
-  for (let j: usize = 0; j < rotationCount; j++) {
-    const i = <usize>load<u32>(rotation + (j << 2));
-    const c = <u32>load<u8>(counts + i);
-    const m = maskAt(mask, i);
-    const o = i << 4;
-    const dst = out + o;
-    const v = samples + o;
-    if (weighted) {
-      const w = weight * m;
-      if (c == 0 || !(w > 0)) continue;
-      const total = load<f32>(totals + (i << 2)) + w;
-      store<f32>(totals + (i << 2), total);
-      if (w != lastW || total != lastTotal) {
-        lastW = w;
-        lastTotal = total;
-        share = w / total;
-      }
-      const first = addCount(i, 1) == 0;
-      // three.js PropertyMixer.accumulate: the first sample starts the running slerp.
-      if (slerp) {
-        if (first) copy4(v, dst);
-        else slerpSlot(dst, v, share, dst);
+  useLayer(l);
+  let j: usize = 0;
+  if (ASC_FEATURE_SIMD && slerp) {
+    for (; j + 4 <= rotationCount; j += 4) {
+      const r = rotation + (j << 2);
+      const i0 = <usize>load<u32>(r), i1 = <usize>load<u32>(r, 4), i2 = <usize>load<u32>(r, 8), i3 = <usize>load<u32>(r, 12);
+      const w = groupWeight(i0, i1, i2, i3);
+      if (w > 0) {
+        slerpGroup(out + (i0 << 4), out + (i1 << 4), out + (i2 << 4), out + (i3 << 4), layerSamples + (i0 << 4), layerSamples + (i1 << 4), layerSamples + (i2 << 4), layerSamples + (i3 << 4), w);
       } else {
-        accumulate(dst, v, share, first, dotF32(dst, v) < 0);
+        normalRotationAt(i0);
+        normalRotationAt(i1);
+        normalRotationAt(i2);
+        normalRotationAt(i3);
       }
-    } else {
-      if (c == 0 || m == 0) continue;
-      const w = weight * m;
-      if (addCount(i, c) == 0) copy4(v, dst);
-      else if (slerp) slerpSlot(dst, v, w, dst);
-      else nlerpShortest(dst, v, w, dst);
     }
+  }
+  for (; j < rotationCount; j++) normalRotationAt(<usize>load<u32>(rotation + (j << 2)));
+}
+
+/**
+ * For four rotations of the pass's layer: when each has a sample, an equal mask weight, a result
+ * to blend into and (weighted) an equal running weight, counts them as `normalRotationAt` does and
+ * returns their slerp weight (in (0, 1]); else −1, and nothing changes.
+ */
+// @ts-ignore: decorator
+@inline
+function groupWeight(i0: usize, i1: usize, i2: usize, i3: usize): f32 {
+  const m = maskAt(layerMask, i0);
+  if (maskAt(layerMask, i1) != m || maskAt(layerMask, i2) != m || maskAt(layerMask, i3) != m) return -1;
+  const c0 = <u32>load<u8>(layerCounts + i0), c1 = <u32>load<u8>(layerCounts + i1);
+  const c2 = <u32>load<u8>(layerCounts + i2), c3 = <u32>load<u8>(layerCounts + i3);
+  if (c0 == 0 || c1 == 0 || c2 == 0 || c3 == 0) return -1;
+  if (load<u8>(outCounts + i0) == 0 || load<u8>(outCounts + i1) == 0 || load<u8>(outCounts + i2) == 0 || load<u8>(outCounts + i3) == 0) return -1;
+  const w = layerWeight * m;
+  if (weighted) {
+    if (!(w > 0)) return -1;
+    const before = load<f32>(totals + (i0 << 2));
+    if (load<f32>(totals + (i1 << 2)) != before || load<f32>(totals + (i2 << 2)) != before || load<f32>(totals + (i3 << 2)) != before) return -1;
+    const total = before + w;
+    store<f32>(totals + (i0 << 2), total);
+    store<f32>(totals + (i1 << 2), total);
+    store<f32>(totals + (i2 << 2), total);
+    store<f32>(totals + (i3 << 2), total);
+    addCount(i0, 1);
+    addCount(i1, 1);
+    addCount(i2, 1);
+    addCount(i3, 1);
+    return shareOf(w, total);
+  }
+  // priority: a mask weight of 0 skips the curve; a weight beyond 1 extrapolates (the exact formula).
+  if (!(m != 0 && w > 0 && w <= 1)) return -1;
+  addCount(i0, c0);
+  addCount(i1, c1);
+  addCount(i2, c2);
+  addCount(i3, c3);
+  return w;
+}
+
+/** SIMD: a_k = slerp(a_k, b_k, w) for four rotations, w in [0, 1], in SLOT. */
+// @ts-ignore: decorator
+@inline
+function slerpGroup(a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize, w: f32): void {
+  prepareSlot(w);
+  slerpGathered4(SLOT, a0, a1, a2, a3, b0, b1, b2, b3, a0, a1, a2, a3);
+}
+
+/** Rotation i of the pass's normal layer. */
+// @ts-ignore: decorator
+@inline
+function normalRotationAt(i: usize): void {
+  const c = <u32>load<u8>(layerCounts + i);
+  const m = maskAt(layerMask, i);
+  const o = i << 4;
+  const dst = out + o;
+  const v = layerSamples + o;
+  if (weighted) {
+    const w = layerWeight * m;
+    if (c == 0 || !(w > 0)) return;
+    const total = load<f32>(totals + (i << 2)) + w;
+    store<f32>(totals + (i << 2), total);
+    const t = shareOf(w, total);
+    const first = addCount(i, 1) == 0;
+    // three.js PropertyMixer.accumulate: the first sample starts the running slerp.
+    if (slerp) {
+      if (first) copy4(v, dst);
+      else slerpSlot(dst, v, t, dst);
+    } else {
+      accumulate(dst, v, t, first, dotF32(dst, v) < 0);
+    }
+  } else {
+    if (c == 0 || m == 0) return;
+    const w = layerWeight * m;
+    if (addCount(i, c) == 0) copy4(v, dst);
+    else if (slerp) slerpSlot(dst, v, w, dst);
+    else nlerpShortest(dst, v, w, dst);
   }
 }
 
@@ -319,24 +418,69 @@ function additiveLinear(l: usize): void {
   }
 }
 
-/** Additive layer record `l` on the rotations: q ⊗ interp(identity, reference⁻¹ ⊗ sample, w). */
+/**
+ * Additive layer record `l` on the rotations: q ⊗ interp(identity, reference⁻¹ ⊗ sample, w). SIMD,
+ * slerp: four deltas at a time from identity (`slerpPrepared4`) where the four add with one weight.
+ */
 function additiveRotation(l: usize): void {
-  const samples = <usize>load<u32>(l + LAYER_SAMPLES);
-  const counts = <usize>load<u32>(l + LAYER_COUNTS);
-  const mask = <usize>load<u32>(l + LAYER_MASK);
-  const weight = load<f32>(l + LAYER_WEIGHT);
+  useLayer(l);
   const inverse = <usize>load<u32>(l + LAYER_REFERENCE_INVERSE);
   const referenceCounts = <usize>load<u32>(l + LAYER_REFERENCE_COUNTS);
-  for (let j: usize = 0; j < rotationCount; j++) {
-    const i = <usize>load<u32>(rotation + (j << 2));
-    const w = additiveWeight(i, weight, mask, counts, referenceCounts);
-    if (w == 0) continue;
-    const o = i << 4;
-    // Δ = ref⁻¹ ⊗ q into SCRATCH + 16, then interpolated from identity by w and applied.
-    inverseTimes(inverse + (i << 5), samples + o, SCRATCH + 16);
-    if (slerp) slerpSlot(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
-    else nlerpShortest(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
-    multiplyInto(out + o, SCRATCH + 16);
+  let j: usize = 0;
+  if (ASC_FEATURE_SIMD && slerp) {
+    for (; j + 4 <= rotationCount; j += 4) {
+      const r = rotation + (j << 2);
+      const i0 = <usize>load<u32>(r), i1 = <usize>load<u32>(r, 4), i2 = <usize>load<u32>(r, 8), i3 = <usize>load<u32>(r, 12);
+      const w = additiveWeight(i0, layerWeight, layerMask, layerCounts, referenceCounts);
+      if (
+        w > 0 &&
+        w <= 1 &&
+        additiveWeight(i1, layerWeight, layerMask, layerCounts, referenceCounts) == w &&
+        additiveWeight(i2, layerWeight, layerMask, layerCounts, referenceCounts) == w &&
+        additiveWeight(i3, layerWeight, layerMask, layerCounts, referenceCounts) == w
+      ) {
+        inverseTimes(inverse + (i0 << 5), layerSamples + (i0 << 4), DELTAS);
+        inverseTimes(inverse + (i1 << 5), layerSamples + (i1 << 4), DELTAS + 16);
+        inverseTimes(inverse + (i2 << 5), layerSamples + (i2 << 4), DELTAS + 32);
+        inverseTimes(inverse + (i3 << 5), layerSamples + (i3 << 4), DELTAS + 48);
+        prepareSlot(w);
+        slerpPrepared4(SLOT, IDENTITIES, DELTAS, DELTAS, DELTAS + 16, DELTAS + 32, DELTAS + 48);
+        multiplyInto(out + (i0 << 4), DELTAS);
+        multiplyInto(out + (i1 << 4), DELTAS + 16);
+        multiplyInto(out + (i2 << 4), DELTAS + 32);
+        multiplyInto(out + (i3 << 4), DELTAS + 48);
+      } else {
+        additiveRotationAt(i0, inverse, referenceCounts);
+        additiveRotationAt(i1, inverse, referenceCounts);
+        additiveRotationAt(i2, inverse, referenceCounts);
+        additiveRotationAt(i3, inverse, referenceCounts);
+      }
+    }
+  }
+  for (; j < rotationCount; j++) additiveRotationAt(<usize>load<u32>(rotation + (j << 2)), inverse, referenceCounts);
+}
+
+/** Rotation i of the pass's additive layer. */
+// @ts-ignore: decorator
+@inline
+function additiveRotationAt(i: usize, inverse: usize, referenceCounts: usize): void {
+  const w = additiveWeight(i, layerWeight, layerMask, layerCounts, referenceCounts);
+  if (w == 0) return;
+  const o = i << 4;
+  // Δ = ref⁻¹ ⊗ q into SCRATCH + 16, then interpolated from identity by w and applied.
+  inverseTimes(inverse + (i << 5), layerSamples + o, SCRATCH + 16);
+  if (slerp) slerpSlot(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
+  else nlerpShortest(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
+  multiplyInto(out + o, SCRATCH + 16);
+}
+
+/** Prepares SLOT for weight w (in [0, 1]) unless it holds w. */
+// @ts-ignore: decorator
+@inline
+function prepareSlot(w: f32): void {
+  if (reinterpret<u32>(w) != slotWeight) {
+    slerpPrepare(SLOT, w);
+    slotWeight = reinterpret<u32>(w);
   }
 }
 
@@ -345,10 +489,7 @@ function additiveRotation(l: usize): void {
 @inline
 function slerpSlot(a: usize, b: usize, w: f32, out: usize): void {
   if (w >= 0 && w <= 1) {
-    if (reinterpret<u32>(w) != slotWeight) {
-      slerpPrepare(SLOT, w);
-      slotWeight = reinterpret<u32>(w);
-    }
+    prepareSlot(w);
     slerpPrepared(SLOT, a, b, out);
   } else {
     slerpShortest(SLOT, a, b, w, out);

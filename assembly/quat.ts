@@ -202,13 +202,26 @@ export function slerpPrepare(slot: usize, w: f32): void {
 // @ts-ignore: decorator
 @inline
 export function slerpPrepared4(slot: usize, a: usize, b: usize, d0: usize, d1: usize, d2: usize, d3: usize): void {
-  const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
-  const b0 = v128.load(b), b1 = v128.load(b, 16), b2 = v128.load(b, 32), b3 = v128.load(b, 48);
+  slerpGathered4(slot, a, a + 16, a + 32, a + 48, b, b + 16, b + 32, b + 48, d0, d1, d2, d3);
+}
+
+/**
+ * SIMD: `slerpPrepared4` of quaternions anywhere: a_k at `a0` … `a3`, b_k at `b0` … `b3`, into
+ * `d0` … `d3` (the blend's rotations lie between other curves). A `d_k` may alias its `a_k` or `b_k`.
+ */
+// @ts-ignore: decorator
+@inline
+export function slerpGathered4(
+  slot: usize, a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize,
+  d0: usize, d1: usize, d2: usize, d3: usize,
+): void {
+  const qa0 = v128.load(a0), qa1 = v128.load(a1), qa2 = v128.load(a2), qa3 = v128.load(a3);
+  const qb0 = v128.load(b0), qb1 = v128.load(b1), qb2 = v128.load(b2), qb3 = v128.load(b3);
   // Transposed to structure of arrays: (x0 x1 y0 y1), (z0 z1 w0 w1), then x, y, z, w of all four.
-  const axy01 = v128.shuffle<f32>(a0, a1, 0, 4, 1, 5), azw01 = v128.shuffle<f32>(a0, a1, 2, 6, 3, 7);
-  const axy23 = v128.shuffle<f32>(a2, a3, 0, 4, 1, 5), azw23 = v128.shuffle<f32>(a2, a3, 2, 6, 3, 7);
-  const bxy01 = v128.shuffle<f32>(b0, b1, 0, 4, 1, 5), bzw01 = v128.shuffle<f32>(b0, b1, 2, 6, 3, 7);
-  const bxy23 = v128.shuffle<f32>(b2, b3, 0, 4, 1, 5), bzw23 = v128.shuffle<f32>(b2, b3, 2, 6, 3, 7);
+  const axy01 = v128.shuffle<f32>(qa0, qa1, 0, 4, 1, 5), azw01 = v128.shuffle<f32>(qa0, qa1, 2, 6, 3, 7);
+  const axy23 = v128.shuffle<f32>(qa2, qa3, 0, 4, 1, 5), azw23 = v128.shuffle<f32>(qa2, qa3, 2, 6, 3, 7);
+  const bxy01 = v128.shuffle<f32>(qb0, qb1, 0, 4, 1, 5), bzw01 = v128.shuffle<f32>(qb0, qb1, 2, 6, 3, 7);
+  const bxy23 = v128.shuffle<f32>(qb2, qb3, 0, 4, 1, 5), bzw23 = v128.shuffle<f32>(qb2, qb3, 2, 6, 3, 7);
   const rest = slerp4(
     slot,
     v128.shuffle<f32>(axy01, axy23, 0, 1, 4, 5),
@@ -225,11 +238,24 @@ export function slerpPrepared4(slot: usize, a: usize, b: usize, d0: usize, d1: u
     d3,
   );
   if (rest) {
-    if (rest & 1) slerpPrepared(slot, a, b, d0);
-    if (rest & 2) slerpPrepared(slot, a + 16, b + 16, d1);
-    if (rest & 4) slerpPrepared(slot, a + 32, b + 32, d2);
-    if (rest & 8) slerpPrepared(slot, a + 48, b + 48, d3);
+    // From the inputs held in registers: slerp4 may have stored a lane it leaves (a result shorter
+    // than 1e-6) over an input that `d_k` aliases.
+    if (rest & 1) slerpPreparedPair(slot, qa0, qb0, d0);
+    if (rest & 2) slerpPreparedPair(slot, qa1, qb1, d1);
+    if (rest & 4) slerpPreparedPair(slot, qa2, qb2, d2);
+    if (rest & 8) slerpPreparedPair(slot, qa3, qb3, d3);
   }
+}
+
+/** One lane of `slerpGathered4` by `slerpPrepared`: the pair it reads (a, then b). */
+const LANE_PAIR = memory.data(32, 16);
+
+// @ts-ignore: decorator
+@inline
+function slerpPreparedPair(slot: usize, a: v128, b: v128, out: usize): void {
+  v128.store(LANE_PAIR, a);
+  v128.store(LANE_PAIR, b, 16);
+  slerpPrepared(slot, LANE_PAIR, LANE_PAIR + 16, out);
 }
 
 /**

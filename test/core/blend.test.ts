@@ -44,17 +44,16 @@ const quat = fc
   });
 const vec = fc.tuple(fc.double({ min: -10, max: 10, noNaN: true }), fc.double({ min: -10, max: 10, noNaN: true }), fc.double({ min: -10, max: 10, noNaN: true }), fc.constantFrom(0, 1));
 
-const blendCase: fc.Arbitrary<Case> = fc
-  .array(fc.constantFrom<CurveType>('translation', 'rotation', 'scale', 'float'), { minLength: 1, maxLength: 9 })
+const blendCaseOf = (curveTypes: fc.Arbitrary<CurveType[]>, mask: fc.Arbitrary<number>, count: fc.Arbitrary<number>): fc.Arbitrary<Case> => curveTypes
   .chain((types) => {
     const n = types.length;
     const pose = fc.tuple(...types.map((t) => (t === 'rotation' ? quat : vec))).map((vs) => vs.flat());
-    const counts = fc.array(fc.constantFrom(0, 1, 1, 1), { minLength: n, maxLength: n });
+    const counts = fc.array(count, { minLength: n, maxLength: n });
     const layer: fc.Arbitrary<LayerSpec> = fc.record({
       samples: pose,
       counts,
       weight,
-      mask: fc.option(fc.array(maskValue, { minLength: n, maxLength: n }), { nil: null }),
+      mask: fc.option(fc.array(mask, { minLength: n, maxLength: n }), { nil: null }),
       mode: fc.constantFrom<BlendMode>('normal', 'normal', 'additive'),
       reference: pose,
       referenceCounts: counts,
@@ -70,6 +69,18 @@ const blendCase: fc.Arbitrary<Case> = fc
       }),
     });
   });
+
+const blendCase = blendCaseOf(fc.array(fc.constantFrom<CurveType>('translation', 'rotation', 'scale', 'float'), { minLength: 1, maxLength: 9 }), maskValue, fc.constantFrom(0, 1, 1, 1));
+/**
+ * Mostly rotations, mostly animated, masks of 0 and 1: runs of four rotations that blend with one
+ * weight, which the SIMD build slerps four at a time, beside runs that differ in mask, count or
+ * running weight.
+ */
+const rotationCase = blendCaseOf(
+  fc.array(fc.constantFrom<CurveType>('rotation', 'rotation', 'rotation', 'translation'), { minLength: 4, maxLength: 12 }),
+  fc.constantFrom(0, 1, 1, 1, 1, 1, 1, 1),
+  fc.constantFrom(0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+);
 
 /** The twin's result in float32, as the kernel stores it. */
 function expected(c: Case): SampleArrays {
@@ -143,12 +154,15 @@ describe.each(BUILDS)('blend kernel (%s build)', (build) => {
   });
   afterAll(() => undefined);
 
-  it('matches referenceBlend over random layer sets', () => {
+  it.each([
+    ['random layer sets', blendCase, 400],
+    ['rotation-heavy layer sets with masks of 0 and 1', rotationCase, 200],
+  ] as const)('matches referenceBlend over %s', (_, cases, numRuns) => {
     fc.assert(
-      fc.property(blendCase, (c) => {
+      fc.property(cases, (c) => {
         compare(c, runKernel(core, c), expected(c));
       }),
-      { numRuns: 400 },
+      { numRuns },
     );
   });
 
