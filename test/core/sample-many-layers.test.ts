@@ -21,7 +21,7 @@ describe.each(BUILDS)('SampleManyJob with layers (%s build)', (build) => {
     { rule: 'weighted', rotation: 'slerp', threshold: 1 },
     { rule: 'weighted', rotation: 'nlerp', threshold: 0 },
   ] as BlendOptions[]) {
-    it(`blends four layers per instance (${blend.rule}, ${blend.rotation})`, () => {
+    it(`blends five layers per instance, two of them additive with their own reference poses (${blend.rule}, ${blend.rotation})`, () => {
       const resource = character();
       core.load(resource);
       const layout = new PoseLayout(resource);
@@ -32,11 +32,14 @@ describe.each(BUILDS)('SampleManyJob with layers (%s build)', (build) => {
         { clip: ramp! },
         { clip: wave!, mask: upper },
         { clip: ramp!, mode: 'additive' as const, reference: 0.25 },
+        // A second additive layer: its reference pose is inverted into a table of its own.
+        { clip: wave!, mode: 'additive' as const, reference: 0.6 },
       ];
       const instances = 5;
       const job = core.createSampleMany({ clip: walk!, layers, blend, instances, output: 'model', skeleton: resource.skeleton!, rotation: blend.rotation });
-      const times = Float64Array.from({ length: 4 * instances }, (_, k) => 0.13 * k - 0.4);
-      const weights = Float32Array.from({ length: 4 * instances }, (_, k) => [0.6, 0.4, 1, 0.5][k % 4]! * (1 + (k % 3) * 0.25));
+      const L = layers.length;
+      const times = Float64Array.from({ length: L * instances }, (_, k) => 0.13 * k - 0.4);
+      const weights = Float32Array.from({ length: L * instances }, (_, k) => [0.6, 0.4, 1, 0.5, 0.3][k % L]! * (1 + (k % 3) * 0.25));
       job.run(times, weights);
       const n = layout.curveCount;
       const arrays = (): SampleArrays => ({ samples: new Float32Array(4 * n), counts: new Uint8Array(n) });
@@ -45,14 +48,14 @@ describe.each(BUILDS)('SampleManyJob with layers (%s build)', (build) => {
         core.sampler.sample(clip!, t, buf, { rotation: blend.rotation });
         return { samples: buf.samples.slice(), counts: buf.counts.slice() };
       };
-      const reference = sampled(ramp, 0.25);
+      const references = layers.map((l) => (l.mode === 'additive' ? sampled(l.clip, l.reference) : undefined));
       for (let i = 0; i < instances; i++) {
         const blendLayers: BlendLayer[] = layers.map((l, k) => ({
-          samples: sampled(l.clip, times[4 * i + k]!),
-          weight: weights[4 * i + k]!,
+          samples: sampled(l.clip, times[L * i + k]!),
+          weight: weights[L * i + k]!,
           mask: l.mask ?? null,
           mode: l.mode ?? 'normal',
-          reference,
+          reference: references[k],
         }));
         const want = arrays();
         referenceBlend(layout.curveTypes, layout.rest, blendLayers, want, blend);
