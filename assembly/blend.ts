@@ -170,41 +170,7 @@ function addCount(i: usize, c: u32): u32 {
   return before;
 }
 
-/** Normal layer record `l` on the curves that are not rotations. */
-function normalLinear(l: usize): void {
-  const samples = <usize>load<u32>(l + LAYER_SAMPLES);
-  const counts = <usize>load<u32>(l + LAYER_COUNTS);
-  const mask = <usize>load<u32>(l + LAYER_MASK);
-  const weight = load<f32>(l + LAYER_WEIGHT);
-  // w / W repeats over the layer's curves: divided again only when w or W changes.
-  let lastW: f32 = NaN, lastTotal: f32 = NaN, share: f32 = 0;
-  for (let j: usize = 0; j < linearCount; j++) {
-    const i = <usize>load<u32>(linear + (j << 2));
-    const c = <u32>load<u8>(counts + i);
-    const m = maskAt(mask, i);
-    const o = i << 4;
-    const dst = out + o;
-    const v = samples + o;
-    if (weighted) {
-      const w = weight * m;
-      if (c == 0 || !(w > 0)) continue;
-      const total = load<f32>(totals + (i << 2)) + w;
-      store<f32>(totals + (i << 2), total);
-      if (w != lastW || total != lastTotal) {
-        lastW = w;
-        lastTotal = total;
-        share = w / total;
-      }
-      accumulate(dst, v, share, addCount(i, 1) == 0, false);
-    } else {
-      if (c == 0 || m == 0) continue;
-      if (addCount(i, c) == 0) copy4(v, dst);
-      else lerp4(dst, v, weight * m, dst);
-    }
-  }
-}
-
-// The fields of the layer a rotation pass applies (`useLayer`), and the weighted rule's share
+// The fields of the layer a pass applies (`useLayer`), and the weighted rule's share
 // w / W with the w and W it was divided from.
 let layerSamples: usize = 0;
 let layerCounts: usize = 0;
@@ -235,6 +201,30 @@ function shareOf(w: f32, total: f32): f32 {
     share = w / total;
   }
   return share;
+}
+
+/** Normal layer record `l` on the curves that are not rotations. */
+function normalLinear(l: usize): void {
+  useLayer(l);
+  for (let j: usize = 0; j < linearCount; j++) {
+    const i = <usize>load<u32>(linear + (j << 2));
+    const c = <u32>load<u8>(layerCounts + i);
+    const m = maskAt(layerMask, i);
+    const o = i << 4;
+    const dst = out + o;
+    const v = layerSamples + o;
+    if (weighted) {
+      const w = layerWeight * m;
+      if (c == 0 || !(w > 0)) continue;
+      const total = load<f32>(totals + (i << 2)) + w;
+      store<f32>(totals + (i << 2), total);
+      accumulate(dst, v, shareOf(w, total), addCount(i, 1) == 0, false);
+    } else {
+      if (c == 0 || m == 0) continue;
+      if (addCount(i, c) == 0) copy4(v, dst);
+      else lerp4(dst, v, layerWeight * m, dst);
+    }
+  }
 }
 
 /**
@@ -402,18 +392,15 @@ function additiveWeight(i: usize, weight: f32, mask: usize, counts: usize, refer
 
 /** Additive layer record `l` on the curves that are not rotations: v += w (sample − reference). */
 function additiveLinear(l: usize): void {
-  const samples = <usize>load<u32>(l + LAYER_SAMPLES);
-  const counts = <usize>load<u32>(l + LAYER_COUNTS);
-  const mask = <usize>load<u32>(l + LAYER_MASK);
-  const weight = load<f32>(l + LAYER_WEIGHT);
+  useLayer(l);
   const reference = <usize>load<u32>(l + LAYER_REFERENCE);
   const referenceCounts = <usize>load<u32>(l + LAYER_REFERENCE_COUNTS);
   for (let j: usize = 0; j < linearCount; j++) {
     const i = <usize>load<u32>(linear + (j << 2));
-    const w = additiveWeight(i, weight, mask, counts, referenceCounts);
+    const w = additiveWeight(i, layerWeight, layerMask, layerCounts, referenceCounts);
     if (w == 0) continue;
     const o = i << 4;
-    addScaled(out + o, samples + o, w);
+    addScaled(out + o, layerSamples + o, w);
     addScaled(out + o, reference + o, -w);
   }
 }
