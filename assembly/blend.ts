@@ -471,9 +471,10 @@ function prepareSlot(w: f32): void {
   }
 }
 
-/** `slerpShortest` in SLOT, preparing it (a call) only when `w` differs from the weight it holds. */
-// @ts-ignore: decorator
-@inline
+/**
+ * `slerpShortest` in SLOT, preparing it (a call) only when `w` differs from the weight it holds.
+ * Out of line: one copy of the slerp for every pass (the module's size).
+ */
 function slerpSlot(a: usize, b: usize, w: f32, out: usize): void {
   if (w >= 0 && w <= 1) {
     prepareSlot(w);

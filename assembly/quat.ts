@@ -250,8 +250,7 @@ export function slerpGathered4(
 /** One lane of `slerpGathered4` by `slerpPrepared`: the pair it reads (a, then b). */
 const LANE_PAIR = memory.data(32, 16);
 
-// @ts-ignore: decorator
-@inline
+/** Out of line: one copy of the slerp for every lane of every caller (the module's size). */
 function slerpPreparedPair(slot: usize, a: v128, b: v128, out: usize): void {
   v128.store(LANE_PAIR, a);
   v128.store(LANE_PAIR, b, 16);
