@@ -22,13 +22,11 @@ import {
   LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from './layout';
 import { localToModel } from './local-to-model';
-import { copy4, lerp4, nlerpAligned, nlerpShortest, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpPrepared4, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpAligned, nlerpShortest, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpShortest } from './quat';
 import { sampleClip } from './sample-clip';
 
-/** Two float4 slots for the additive rotation: identity, then the delta. */
-const SCRATCH = memory.data(32, 16);
-/** Four identity rotations, and four deltas: the additive rotation four at a time. */
-const IDENTITIES = memory.data<f32>([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1], 16);
+/** The additive rotation interpolates from identity to the delta: four deltas at a time, or one at DELTAS. */
+const IDENTITY = memory.data<f32>([0, 0, 0, 1], 16);
 const DELTAS = memory.data(64, 16);
 /** The slerp coefficient slot of the layer being applied, and the rest fill's. */
 const SLOT = memory.data(<i32>(SLERP_SLOT_SIZE * 2), 16);
@@ -113,11 +111,6 @@ export function blendInverted(job: usize): void {
   }
   finishLinear();
   finishRotation();
-  // The additive rotation interpolates from identity (SCRATCH) to the delta (SCRATCH + 16).
-  store<f32>(SCRATCH, 0);
-  store<f32>(SCRATCH, 0, 4);
-  store<f32>(SCRATCH, 0, 8);
-  store<f32>(SCRATCH, 1, 12);
   for (let k: usize = 0; k < layerCount; k++) {
     const l = layers + k * LAYER_SIZE;
     if (load<u32>(l + LAYER_MODE) != LAYER_ADDITIVE || !(load<f32>(l + LAYER_WEIGHT) > 0)) continue;
@@ -241,7 +234,8 @@ function normalRotation(l: usize): void {
       const i0 = <usize>load<u32>(r), i1 = <usize>load<u32>(r, 4), i2 = <usize>load<u32>(r, 8), i3 = <usize>load<u32>(r, 12);
       const w = groupWeight(i0, i1, i2, i3);
       if (w > 0) {
-        slerpGroup(out + (i0 << 4), out + (i1 << 4), out + (i2 << 4), out + (i3 << 4), layerSamples + (i0 << 4), layerSamples + (i1 << 4), layerSamples + (i2 << 4), layerSamples + (i3 << 4), w);
+        const d0 = out + (i0 << 4), d1 = out + (i1 << 4), d2 = out + (i2 << 4), d3 = out + (i3 << 4);
+        slerpGroup(d0, d1, d2, d3, layerSamples + (i0 << 4), layerSamples + (i1 << 4), layerSamples + (i2 << 4), layerSamples + (i3 << 4), d0, d1, d2, d3, w);
       } else {
         normalRotationAt(i0);
         normalRotationAt(i1);
@@ -292,17 +286,15 @@ function groupWeight(i0: usize, i1: usize, i2: usize, i3: usize): f32 {
   return w;
 }
 
-/** SIMD: a_k = slerp(a_k, b_k, w) for four rotations, w in [0, 1], in SLOT. */
-// @ts-ignore: decorator
-@inline
-function slerpGroup(a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize, w: f32): void {
+/** SIMD: d_k = slerp(a_k, b_k, w) for four rotations, w in [0, 1], in SLOT. Out of line (the module's size). */
+function slerpGroup(
+  a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize, d0: usize, d1: usize, d2: usize, d3: usize, w: f32,
+): void {
   prepareSlot(w);
-  slerpGathered4(SLOT, a0, a1, a2, a3, b0, b1, b2, b3, a0, a1, a2, a3);
+  slerpGathered4(SLOT, a0, a1, a2, a3, b0, b1, b2, b3, d0, d1, d2, d3);
 }
 
 /** Rotation i of the pass's normal layer. */
-// @ts-ignore: decorator
-@inline
 function normalRotationAt(i: usize): void {
   const c = <u32>load<u8>(layerCounts + i);
   const m = maskAt(layerMask, i);
@@ -407,7 +399,7 @@ function additiveLinear(l: usize): void {
 
 /**
  * Additive layer record `l` on the rotations: q ⊗ interp(identity, reference⁻¹ ⊗ sample, w). SIMD,
- * slerp: four deltas at a time from identity (`slerpPrepared4`) where the four add with one weight.
+ * slerp: four deltas at a time from identity (`slerpGathered4`) where the four add with one weight.
  */
 function additiveRotation(l: usize): void {
   useLayer(l);
@@ -430,8 +422,7 @@ function additiveRotation(l: usize): void {
         inverseTimes(inverse + (i1 << 5), layerSamples + (i1 << 4), DELTAS + 16);
         inverseTimes(inverse + (i2 << 5), layerSamples + (i2 << 4), DELTAS + 32);
         inverseTimes(inverse + (i3 << 5), layerSamples + (i3 << 4), DELTAS + 48);
-        prepareSlot(w);
-        slerpPrepared4(SLOT, IDENTITIES, DELTAS, DELTAS, DELTAS + 16, DELTAS + 32, DELTAS + 48);
+        slerpGroup(IDENTITY, IDENTITY, IDENTITY, IDENTITY, DELTAS, DELTAS + 16, DELTAS + 32, DELTAS + 48, DELTAS, DELTAS + 16, DELTAS + 32, DELTAS + 48, w);
         multiplyInto(out + (i0 << 4), DELTAS);
         multiplyInto(out + (i1 << 4), DELTAS + 16);
         multiplyInto(out + (i2 << 4), DELTAS + 32);
@@ -448,17 +439,15 @@ function additiveRotation(l: usize): void {
 }
 
 /** Rotation i of the pass's additive layer. */
-// @ts-ignore: decorator
-@inline
 function additiveRotationAt(i: usize, inverse: usize, referenceCounts: usize): void {
   const w = additiveWeight(i, layerWeight, layerMask, layerCounts, referenceCounts);
   if (w == 0) return;
   const o = i << 4;
-  // Δ = ref⁻¹ ⊗ q into SCRATCH + 16, then interpolated from identity by w and applied.
-  inverseTimes(inverse + (i << 5), layerSamples + o, SCRATCH + 16);
-  if (slerp) slerpSlot(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
-  else nlerpShortest(SCRATCH, SCRATCH + 16, w, SCRATCH + 16);
-  multiplyInto(out + o, SCRATCH + 16);
+  // Δ = ref⁻¹ ⊗ q into DELTAS, then interpolated from identity by w and applied.
+  inverseTimes(inverse + (i << 5), layerSamples + o, DELTAS);
+  if (slerp) slerpSlot(IDENTITY, DELTAS, w, DELTAS);
+  else nlerpShortest(IDENTITY, DELTAS, w, DELTAS);
+  multiplyInto(out + o, DELTAS);
 }
 
 /** Prepares SLOT for weight w (in [0, 1]) unless it holds w. */
