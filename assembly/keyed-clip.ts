@@ -40,7 +40,7 @@ import { copy4, lerp4, nlerpShortest, nlerpShortestLanes4, SLERP_SHARED, slerpPr
 // @ts-ignore: decorator
 @inline
 export function findKey(times: usize, n: u32, t: f64, cursor: u32): u32 {
-  const c = cursorKey(times, n, t, cursor);
+  const c = cursorKey(times, n, <f32>t, cursor);
   if (<f64>load<f32>(times + (<usize>c << 2)) <= t && t < <f64>load<f32>(times + (<usize>(c + 1) << 2))) return c;
   return searchKey(times, n, t);
 }
@@ -48,14 +48,17 @@ export function findKey(times: usize, n: u32, t: f64, cursor: u32): u32 {
 /**
  * The key forward playback reaches from the cursor's interval: it moves at most two intervals,
  * counted without branches from the next two key times (the times end with two +Inf sentinels, so
- * both are always readable). The caller checks that t lies in the key's interval, else searches.
+ * both are always readable). Compared in f32 (`tf`, the time rounded to f32): a hint, cheaper than
+ * widening both times to f64; where the rounding moves t onto a key time the key is one too far,
+ * which the caller's check (in f64) catches. The caller checks that t lies in the key's interval,
+ * else searches.
  */
 // @ts-ignore: decorator
 @inline
-function cursorKey(times: usize, n: u32, t: f64, cursor: u32): u32 {
+function cursorKey(times: usize, n: u32, tf: f32, cursor: u32): u32 {
   const c = cursor < n ? cursor : 0;
   const next = times + (<usize>c << 2);
-  return c + <u32>(t >= <f64>load<f32>(next, 4)) + <u32>(t >= <f64>load<f32>(next, 8));
+  return c + <u32>(tf >= load<f32>(next, 4)) + <u32>(tf >= load<f32>(next, 8));
 }
 
 /** Index of the last key with time <= t (0 when t is before every key), by binary search. */
@@ -161,6 +164,7 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
 // @ts-ignore: decorator
 @inline
 function singleSlots(records: usize, slotOut: usize, out: usize, cursors: usize, t: f64, from: u32, to: u32, lerpMask: u32, rotation: bool, slerp: bool): void {
+  const tf = <f32>t;
   for (let j0 = from; j0 < to; j0 += CHUNK) {
     const j1 = min(j0 + CHUNK, to);
     let count: usize = 0;
@@ -173,7 +177,7 @@ function singleSlots(records: usize, slotOut: usize, out: usize, cursors: usize,
       const times = load<usize>(rec, KEYED_TIMES);
       const dst = out + <usize>load<u32>(slot);
       // findKey, keeping the interval's two times for the weight.
-      let k = cursorKey(times, n, t, load<u32>(cursorAt));
+      let k = cursorKey(times, n, tf, load<u32>(cursorAt));
       let t0 = <f64>load<f32>(times + (<usize>k << 2));
       let t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
       const values = load<usize>(rec, KEYED_VALUES);

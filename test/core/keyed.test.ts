@@ -40,6 +40,22 @@ describe.each(BUILDS)('keyed curves, %s build', (build) => {
     expect(sampleX(single, [-5, 0.25, 9])).toEqual([7, 7, 7]);
   });
 
+  it('takes the key of the interval that holds the time in float64, where float32 rounds the time onto the next key', () => {
+    // 1 − 2⁻³⁰ rounds to 1 in float32: the cursor's float32 hint lands on key 1, the float64 check
+    // keeps key 0 (a STEP curve shows which key was taken), for a curve of its own and a time group.
+    const t = 1 - 2 ** -30;
+    const times = Float32Array.of(0, 1, 2);
+    const stepCurve = (joint: string, keyTimes: Float32Array): AnimCurve => ({
+      ...keyed([], []),
+      target: { joint, property: 'translation' },
+      keys: { encoding: 'keyed', times: keyTimes, values: Float32Array.of(10, 20, 0, 0, 20, 40, 0, 0, 30, 60, 0, 0), interpolation: 'step' },
+    });
+    const own = new AnimClip({ name: 'own', curves: [stepCurve('a', times)] });
+    expect(sampleX(own, [0.5, t, 1, t])).toEqual([10, 10, 20, 10]);
+    const shared = new AnimClip({ name: 'shared', curves: [stepCurve('a', times), stepCurve('b', times)] });
+    expect(sampleX(shared, [0.5, t, 1, t])).toEqual([10, 10, 20, 10]);
+  });
+
   it('gives the same results whatever the cursor holds (forward, backward and random playback)', () => {
     fc.assert(
       fc.property(arbitraryKeyedClip, fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: 2, maxLength: 20 }), (clip, times) => {
