@@ -237,3 +237,26 @@ describe('output values that are not file values', () => {
     }
   });
 });
+
+describe('accessors without a bufferView', () => {
+  it('refuses a count no accessor with data holds (zeros cost no bytes: a 300-byte file named 2^29 keys and took 10 GB)', async () => {
+    const json = {
+      asset: { version: '2.0' },
+      accessors: [
+        { componentType: 5126, count: 2 ** 29, type: 'SCALAR' },
+        { componentType: 5126, count: 2 ** 29, type: 'VEC3' },
+      ],
+      nodes: [{ name: 'a' }],
+      animations: [{ samplers: [{ input: 0, output: 1 }], channels: [{ sampler: 0, target: { node: 0, path: 'translation' } }] }],
+    };
+    const e = await formatError(new TextEncoder().encode(JSON.stringify(json)));
+    expect([e.pointer, e.code]).toEqual(['/accessors/0/count', 'bad-count']);
+  });
+
+  it('reads one as zeros when an accessor with data has its count (an output of zeros for held times)', async () => {
+    const { json, bin } = smallGltf();
+    delete json.accessors[1].bufferView;
+    const r = await openGltf({ gltf: packGlb(json, bin) });
+    expect(r.clips[0]!.curves[0]!.keys).toMatchObject({ encoding: 'keyed', values: new Float32Array(8) });
+  });
+});

@@ -39,6 +39,7 @@ export function checkDocument(json: JsonObject, buffers: readonly Uint8Array[], 
   for (const name of COLLECTIONS) c[name] = array(json[name], `/${name}`).map((v, i) => object(v, `/${name}/${i}`));
   checkBufferViews(c, buffers);
   c.accessors!.forEach((a, i) => checkAccessor(a, `/accessors/${i}`, c, buffers));
+  checkViewlessCounts(c.accessors!);
   checkNodes(c);
   c.skins!.forEach((skin, i) => {
     const p = `/skins/${i}`;
@@ -117,6 +118,22 @@ function checkAccessor(a: JsonObject, p: string, c: Record<string, JsonObject[]>
     if (at <= previous || at >= count) fail(`${sp}/indices`, `sparse index ${k} is ${at}; indices must increase and stay below count ${count}`, 'bad-value');
     previous = at;
   }
+}
+
+/**
+ * An accessor without a bufferView is zeros (plus its sparse values, glTF 2.0 §3.6.2.3), so its
+ * count costs no bytes of the file: a 300-byte file could name 2^29 keys and make every reader
+ * allocate gigabytes. Its count may not exceed the largest count of an accessor whose elements
+ * the file holds (a sparse morph target has its mesh's vertex count, which POSITION holds).
+ */
+function checkViewlessCounts(accessors: readonly JsonObject[]): void {
+  let held = 0;
+  for (const a of accessors) if (a.bufferView !== undefined) held = Math.max(held, a.count as number);
+  accessors.forEach((a, i) => {
+    if (a.bufferView === undefined && (a.count as number) > held) {
+      fail(`/accessors/${i}/count`, `${String(a.count)} elements without a bufferView (zeros), more than any accessor with data holds (${held})`, 'bad-count');
+    }
+  });
 }
 
 /** `count` elements from `byteOffset` with the view's stride fit in the view, aligned to their component size. */
