@@ -123,13 +123,27 @@ function composeFast(p: usize, samples: usize, counts: usize, out: usize): bool 
       const c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 48)), f32x4.mul(a1, v128.load32_splat(e, 64))), f32x4.mul(a2, v128.load32_splat(e, 80)));
       const c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 96)), f32x4.mul(a1, v128.load32_splat(e, 112))), f32x4.mul(a2, v128.load32_splat(e, 128)));
       const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 144)), f32x4.mul(a1, v128.load32_splat(e, 160))), f32x4.mul(a2, v128.load32_splat(e, 176))), a3);
-      v128.store(m, c0);
-      v128.store(m, c1, 16);
-      v128.store(m, c2, 32);
-      v128.store(m, c3, 48);
-      sum = f32x4.add(sum, f32x4.add(f32x4.add(c0, c1), f32x4.add(c2, c3)));
+      sum = storeColumns(m, c0, c1, c2, c3, sum);
     }
   }
+  return allFinite(sum);
+}
+
+/** Stores the four columns of a matrix at `m` and returns `sum` plus their sum (the per-pose check). */
+// @ts-ignore: decorator
+@inline
+function storeColumns(m: usize, c0: v128, c1: v128, c2: v128, c3: v128, sum: v128): v128 {
+  v128.store(m, c0);
+  v128.store(m, c1, 16);
+  v128.store(m, c2, 32);
+  v128.store(m, c3, 48);
+  return f32x4.add(sum, f32x4.add(f32x4.add(c0, c1), f32x4.add(c2, c3)));
+}
+
+/** Whether every lane of `sum` is finite (x − x is 0 for finite x, NaN for ±Inf and NaN). */
+// @ts-ignore: decorator
+@inline
+function allFinite(sum: v128): bool {
   const d = f32x4.sub(sum, sum);
   return !v128.any_true(f32x4.ne(d, d));
 }
@@ -358,15 +372,9 @@ export function skinningMatrices(model: usize, inverseBind: usize, j: usize, aff
         c2 = f32x4.add(c2, f32x4.mul(a3, v128.load32_splat(b, 44)));
         c3 = f32x4.add(c3, f32x4.mul(a3, v128.load32_splat(b, 60)));
       }
-      const m = out + o;
-      v128.store(m, c0);
-      v128.store(m, c1, 16);
-      v128.store(m, c2, 32);
-      v128.store(m, c3, 48);
-      sum = f32x4.add(sum, f32x4.add(f32x4.add(c0, c1), f32x4.add(c2, c3)));
+      sum = storeColumns(out + o, c0, c1, c2, c3, sum);
     }
-    const d = f32x4.sub(sum, sum);
-    if (!v128.any_true(f32x4.ne(d, d))) return;
+    if (allFinite(sum)) return;
   }
   for (let o: usize = 0, end = j << 6; o < end; o += 64) {
     const m = out + o;
