@@ -2,11 +2,10 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimClip, type AnimCurve, AnimResource, type KeyedKeys } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
-import { referenceSample } from '../../src/reference/index.js';
 import { CLIP_KEY_COUNT, CLIP_SINGLE_COUNT } from '../../assembly/layout.js';
-import { expectCloseRelative, sampleArrays } from '../helpers/compare.js';
 import { BUILDS, createCore } from '../helpers/core.js';
 import { arbitrarySharedKeyedClip } from '../helpers/random-clip.js';
+import { expectSamplesLikeReference } from '../helpers/sample-like-reference.js';
 
 // Keyed curves sharing key times are sampled as one time group (assembly/layout.ts KEYED_*): one
 // key search, then every member with the same key pair and weight.
@@ -96,19 +95,11 @@ describe.each(BUILDS)('keyed curves sharing key times, %s build', (build) => {
           const animated = clip.curves.filter((c) => c.active && c.keys.encoding === 'keyed').map((c) => c.keys as KeyedKeys);
           const distinct = new Set(animated.map((k) => `${Array.from(k.times)} ${k.interpolation}`));
           if (distinct.size > 0) expect(groupsOf(clip).groups).toBe(distinct.size);
-          const buf = core.createSampleBuffer(clip);
-          const ref = sampleArrays(clip.curves.length);
           const keyTimes = [...new Set(animated.flatMap((k) => Array.from(k.times)))];
           const sorted = [...randomTimes, ...keyTimes].sort((a, b) => a - b);
           try {
-            for (const t of [...sorted, ...[...sorted].reverse(), ...randomTimes]) {
-              const options = { rotation, sampleType };
-              core.sampler.sample(clip, t, buf, options);
-              referenceSample(clip, t, ref, options);
-              expectCloseRelative(buf.samples, ref.samples);
-            }
+            expectSamplesLikeReference(core, clip, [...sorted, ...[...sorted].reverse(), ...randomTimes], { rotation, sampleType });
           } finally {
-            buf.dispose();
             resource.dispose();
           }
         },

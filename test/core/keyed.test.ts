@@ -2,10 +2,9 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimClip, type AnimCurve, AnimResource } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
-import { referenceSample } from '../../src/reference/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
-import { expectCloseRelative, sampleArrays } from '../helpers/compare.js';
 import { arbitraryKeyedClip, arbitraryOwnTimesKeyedClip } from '../helpers/random-clip.js';
+import { expectSamplesLikeReference } from '../helpers/sample-like-reference.js';
 
 function keyed(times: number[], xs: number[]): AnimCurve {
   return {
@@ -61,17 +60,8 @@ describe.each(BUILDS)('keyed curves, %s build', (build) => {
       fc.property(arbitraryKeyedClip, fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: 2, maxLength: 20 }), (clip, times) => {
         const resource = new AnimResource({ format: 'test', clips: [clip] });
         core.load(resource);
-        const buf = core.createSampleBuffer(clip);
-        const ref = { samples: new Float32Array(4 * clip.curves.length), counts: new Uint8Array(clip.curves.length) };
         const sorted = [...times].sort((a, b) => a - b);
-        for (const t of [...sorted, ...sorted.reverse(), ...times]) {
-          core.sampler.sample(clip, t, buf);
-          referenceSample(clip, t, ref);
-          for (let i = 0; i < ref.samples.length; i++) {
-            expect(Math.abs(buf.samples[i]! - ref.samples[i]!)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(ref.samples[i]!)));
-          }
-        }
-        buf.dispose();
+        expectSamplesLikeReference(core, clip, [...sorted, ...[...sorted].reverse(), ...times], {});
         resource.dispose();
       }),
       { numRuns: 500 },
@@ -92,18 +82,10 @@ describe.each(BUILDS)('keyed curves, %s build', (build) => {
         (clip, times, rotation, sampleType) => {
           const resource = new AnimResource({ format: 'test', clips: [clip] });
           core.load(resource);
-          const buf = core.createSampleBuffer(clip);
-          const ref = sampleArrays(clip.curves.length);
           const sorted = [...times].sort((a, b) => a - b);
           try {
-            for (const t of [...sorted, ...[...sorted].reverse(), ...times]) {
-              const options = { rotation, sampleType };
-              core.sampler.sample(clip, t, buf, options);
-              referenceSample(clip, t, ref, options);
-              expectCloseRelative(buf.samples, ref.samples);
-            }
+            expectSamplesLikeReference(core, clip, [...sorted, ...[...sorted].reverse(), ...times], { rotation, sampleType });
           } finally {
-            buf.dispose();
             resource.dispose();
           }
         },
