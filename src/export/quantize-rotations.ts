@@ -22,17 +22,35 @@ const DOT_MARGIN = 1e-4;
  * consecutive keys are within rounding of 180° apart (`DOT_MARGIN`): such a track stays float.
  */
 export function quantizedRotations(values: Float32Array): Int16Array | null {
-  const unit = new Float64Array(values.length);
+  const out = new Int16Array(values.length);
+  // The previous key, normalised, for the dot test.
+  let px = 0;
+  let py = 0;
+  let pz = 0;
+  let pw = 0;
   for (let k = 0; k < values.length; k += 4) {
-    const len = Math.hypot(values[k]!, values[k + 1]!, values[k + 2]!, values[k + 3]!);
-    if (len < 1e-6) unit[k + 3] = 1;
-    else for (let c = 0; c < 4; c++) unit[k + c] = values[k + c]! / len;
-    if (k > 0) {
-      const dot = unit[k - 4]! * unit[k]! + unit[k - 3]! * unit[k + 1]! + unit[k - 2]! * unit[k + 2]! + unit[k - 1]! * unit[k + 3]!;
-      if (Math.abs(dot) < DOT_MARGIN) return null;
-    }
+    const vx = values[k]!;
+    const vy = values[k + 1]!;
+    const vz = values[k + 2]!;
+    const vw = values[k + 3]!;
+    // float32 components: their squares cannot overflow a float64, so Math.hypot's care (and cost) is not needed.
+    const len = Math.sqrt(vx * vx + vy * vy + vz * vz + vw * vw);
+    const identity = len < 1e-6;
+    const x = identity ? 0 : vx / len;
+    const y = identity ? 0 : vy / len;
+    const z = identity ? 0 : vz / len;
+    const w = identity ? 1 : vw / len;
+    if (k > 0 && Math.abs(px * x + py * y + pz * z + pw * w) < DOT_MARGIN) return null;
+    out[k] = Math.round(x * 32767);
+    out[k + 1] = Math.round(y * 32767);
+    out[k + 2] = Math.round(z * 32767);
+    out[k + 3] = Math.round(w * 32767);
+    px = x;
+    py = y;
+    pz = z;
+    pw = w;
   }
-  return Int16Array.from(unit, (c) => Math.round(c * 32767));
+  return out;
 }
 
 /**
