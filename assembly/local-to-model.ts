@@ -98,22 +98,7 @@ function composeFast(p: usize, samples: usize, counts: usize, out: usize): bool 
       const e = LOCALS + (<usize>l << 2);
       const parent = load<i32>(parents + (i << 2));
       if (parent < 0) {
-        store<f32>(m, load<f32>(e), 0);
-        store<f32>(m, load<f32>(e, 16), 4);
-        store<f32>(m, load<f32>(e, 32), 8);
-        store<f32>(m, 0, 12);
-        store<f32>(m, load<f32>(e, 48), 16);
-        store<f32>(m, load<f32>(e, 64), 20);
-        store<f32>(m, load<f32>(e, 80), 24);
-        store<f32>(m, 0, 28);
-        store<f32>(m, load<f32>(e, 96), 32);
-        store<f32>(m, load<f32>(e, 112), 36);
-        store<f32>(m, load<f32>(e, 128), 40);
-        store<f32>(m, 0, 44);
-        store<f32>(m, load<f32>(e, 144), 48);
-        store<f32>(m, load<f32>(e, 160), 52);
-        store<f32>(m, load<f32>(e, 176), 56);
-        store<f32>(m, 1, 60);
+        storeAffine(m, load<f32>(e), load<f32>(e, 16), load<f32>(e, 32), load<f32>(e, 48), load<f32>(e, 64), load<f32>(e, 80), load<f32>(e, 96), load<f32>(e, 112), load<f32>(e, 128), load<f32>(e, 144), load<f32>(e, 160), load<f32>(e, 176));
         sum = f32x4.add(sum, f32x4.add(f32x4.add(v128.load(m), v128.load(m, 16)), f32x4.add(v128.load(m, 32), v128.load(m, 48))));
         continue;
       }
@@ -138,6 +123,28 @@ function storeColumns(m: usize, c0: v128, c1: v128, c2: v128, c3: v128, sum: v12
   v128.store(m, c2, 32);
   v128.store(m, c3, 48);
   return f32x4.add(sum, f32x4.add(f32x4.add(c0, c1), f32x4.add(c2, c3)));
+}
+
+/** Stores the affine matrix of columns (m00 m01 m02), (m10 m11 m12), (m20 m21 m22), (tx ty tz) at `m` (16 f32, column-major, last row 0 0 0 1). */
+// @ts-ignore: decorator
+@inline
+function storeAffine(m: usize, m00: f32, m01: f32, m02: f32, m10: f32, m11: f32, m12: f32, m20: f32, m21: f32, m22: f32, tx: f32, ty: f32, tz: f32): void {
+  store<f32>(m, m00, 0);
+  store<f32>(m, m01, 4);
+  store<f32>(m, m02, 8);
+  store<f32>(m, 0, 12);
+  store<f32>(m, m10, 16);
+  store<f32>(m, m11, 20);
+  store<f32>(m, m12, 24);
+  store<f32>(m, 0, 28);
+  store<f32>(m, m20, 32);
+  store<f32>(m, m21, 36);
+  store<f32>(m, m22, 40);
+  store<f32>(m, 0, 44);
+  store<f32>(m, tx, 48);
+  store<f32>(m, ty, 52);
+  store<f32>(m, tz, 56);
+  store<f32>(m, 1, 60);
 }
 
 /** Whether every lane of `sum` is finite (x − x is 0 for finite x, NaN for ±Inf and NaN). */
@@ -299,22 +306,7 @@ function composeLocal(t: usize, q: usize, s: usize, a: usize, m: usize): void {
   const m20: f32 = 2 * (xz + wy) * sz, m21: f32 = 2 * (yz - wx) * sz, m22: f32 = (1 - 2 * (xx + yy)) * sz;
   const tx = load<f32>(t), ty = load<f32>(t, 4), tz = load<f32>(t, 8);
   if (a == 0) {
-    store<f32>(m, m00, 0);
-    store<f32>(m, m01, 4);
-    store<f32>(m, m02, 8);
-    store<f32>(m, 0, 12);
-    store<f32>(m, m10, 16);
-    store<f32>(m, m11, 20);
-    store<f32>(m, m12, 24);
-    store<f32>(m, 0, 28);
-    store<f32>(m, m20, 32);
-    store<f32>(m, m21, 36);
-    store<f32>(m, m22, 40);
-    store<f32>(m, 0, 44);
-    store<f32>(m, tx, 48);
-    store<f32>(m, ty, 52);
-    store<f32>(m, tz, 56);
-    store<f32>(m, 1, 60);
+    storeAffine(m, m00, m01, m02, m10, m11, m12, m20, m21, m22, tx, ty, tz);
   } else if (ASC_FEATURE_SIMD) {
     const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
     v128.store(m, f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(m00)), f32x4.mul(a1, f32x4.splat(m01))), f32x4.mul(a2, f32x4.splat(m02))));
