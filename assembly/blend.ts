@@ -19,7 +19,7 @@ import {
   BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD, BLEND_WEIGHTED,
   BLEND_MATRICES, BLEND_MODEL_JOB, BLEND_TOTALS, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS, LAYER_FLAGS,
   LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_REFERENCE_INVERSE, LAYER_SAMPLES, LAYER_SIZE, LAYER_TIME,
-  LAYER_TIME_FACTOR, LAYER_WEIGHT,
+  LAYER_TIME_FACTOR, LAYER_WEIGHT, BLEND_ORDER, CLIP_COUNTS, KIND_UNITY,
 } from './layout';
 import { localToModel } from './local-to-model';
 import { copy4, lerp4, nlerpAligned, nlerpShortest, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpShortest } from './quat';
@@ -53,34 +53,44 @@ let rotationCount: usize = 0;
 
 /** Runs the blend job block at `job` (assembly/layout.ts, BLEND_*). */
 export function blend(job: usize): void {
-  invertReferences(job);
-  blendInverted(job);
+  prepareBlend(job);
+  blendPrepared(job);
 }
 
 /**
- * Stores the inverse of each additive layer's reference rotations (LAYER_REFERENCE_INVERSE), which
- * `blendInverted` multiplies by: a `sampleMany` call inverts them once for all its instances, whose
- * reference pose is one.
+ * What stays the same over the instances of a `sampleMany` call, done once for all of them:
+ * stores the inverse of each additive layer's reference rotations (LAYER_REFERENCE_INVERSE), which
+ * `blendPrepared` multiplies by, and plans the curve classes (`plan`).
  */
-export function invertReferences(job: usize): void {
-  const table = <usize>load<u32>(job + BLEND_LAYERS);
-  const count = <usize>load<u32>(job + BLEND_LAYER_COUNT);
-  const list = <usize>load<u32>(job + BLEND_ROTATION);
-  const listCount = <usize>load<u32>(job + BLEND_ROTATION_COUNT);
-  for (let k: usize = 0; k < count; k++) {
-    const l = table + k * LAYER_SIZE;
+export function prepareBlend(job: usize): void {
+  readJob(job);
+  for (let k: usize = 0; k < layerCount; k++) {
+    const l = layers + k * LAYER_SIZE;
     if (load<u32>(l + LAYER_MODE) != LAYER_ADDITIVE) continue;
     const reference = <usize>load<u32>(l + LAYER_REFERENCE);
     const inverse = <usize>load<u32>(l + LAYER_REFERENCE_INVERSE);
-    for (let j: usize = 0; j < listCount; j++) {
-      const i = <usize>load<u32>(list + (j << 2));
+    for (let j: usize = 0; j < rotationCount; j++) {
+      const i = <usize>load<u32>(rotation + (j << 2));
       invert(reference + (i << 4), inverse + (i << 5));
     }
   }
+  plan(job);
 }
 
-/** `blend` with each additive layer's LAYER_REFERENCE_INVERSE already stored (`invertReferences`). */
-export function blendInverted(job: usize): void {
+/** `blend` after `prepareBlend` of the same job with the same layers, masks and clips (times, weights and buffers may differ). */
+export function blendPrepared(job: usize): void {
+  readJob(job);
+  sampleLayers();
+  if (planned) blendClasses();
+  else blendCurves();
+  const model = <usize>load<u32>(job + BLEND_MODEL_JOB);
+  // Every curve of the result is read: undefined ones print their rest value, and a rest-filled
+  // one (count 0) may carry an additive delta.
+  if (model != 0) localToModel(model, out, 0, <usize>load<u32>(job + BLEND_MATRICES));
+}
+
+/** The job's fields into the module's globals. */
+function readJob(job: usize): void {
   layers = <usize>load<u32>(job + BLEND_LAYERS);
   layerCount = <usize>load<u32>(job + BLEND_LAYER_COUNT);
   rest = <usize>load<u32>(job + BLEND_REST);
@@ -96,7 +106,10 @@ export function blendInverted(job: usize): void {
   linearCount = <usize>load<u32>(job + BLEND_LINEAR_COUNT);
   rotation = <usize>load<u32>(job + BLEND_ROTATION);
   rotationCount = <usize>load<u32>(job + BLEND_ROTATION_COUNT);
-  sampleLayers();
+}
+
+/** The general path: every layer over every curve, W and the counts per curve in scratch. */
+function blendCurves(): void {
   // Counts add up in the output counts (saturating at 255 at every step, which is the sum's
   // saturation); the running weights start at 0.
   memory.fill(outCounts, 0, linearCount + rotationCount);
@@ -117,10 +130,6 @@ export function blendInverted(job: usize): void {
     additiveLinear(l);
     additiveRotation(l);
   }
-  const model = <usize>load<u32>(job + BLEND_MODEL_JOB);
-  // Every curve of the result is read: undefined ones print their rest value, and a rest-filled
-  // one (count 0) may carry an additive delta.
-  if (model != 0) localToModel(model, out, 0, <usize>load<u32>(job + BLEND_MATRICES));
 }
 
 /**
@@ -144,6 +153,278 @@ function sampleLayers(): void {
       load<u32>(l + LAYER_FLAGS),
       load<f32>(l + LAYER_TIME_FACTOR),
     );
+  }
+}
+
+// The planned path (rule `weighted`, masks of 0 and 1 only, sample counts fixed by the clips, at
+// most PLAN_LAYERS layers): under it a curve's whole blend — which layers contribute, W, every
+// share w / W, the fill, the count, the additive layers — depends only on which layers are active
+// on it (sample count > 0, mask 1; additive: reference count > 0 too), its class key. `plan` sorts
+// the curves by key once per call (BLEND_ORDER); `blendClasses` works out each class's shares once
+// per instance and runs them over the class's curves without per-curve tests or scratch: curves
+// that are not rotations one at a time with the result in registers, rotations layer by layer
+// (four at a time through one prepared slerp slot). The same f32 operations in the same order per
+// curve as `blendCurves`, so the same result bit for bit, except that a group of four rotations
+// may be another four (`slerpGathered4`'s f32 lanes, within the slerp budget).
+
+/** The most layers the planned path takes (the key has a bit per layer). */
+const PLAN_LAYERS: usize = 8;
+const KEYS: usize = 1 << PLAN_LAYERS;
+/** Per key: its curves that are not rotations, and its rotations (counted, then the next slot in BLEND_ORDER). */
+const KEY_LINEAR = memory.data(<i32>(KEYS << 2), 16);
+const KEY_ROTATION = memory.data(<i32>(KEYS << 2), 16);
+/** Per class (a key that has curves): the key, and its ranges of BLEND_ORDER [start, end), u32 each. */
+const CLASS_KEY = memory.data(<i32>(KEYS << 2), 16);
+const CLASS_LINEAR = memory.data(<i32>(KEYS << 3), 16);
+const CLASS_ROTATION = memory.data(<i32>(KEYS << 3), 16);
+/** Per layer: the sample counts the plan read (the clip's, or the layer's own buffer). */
+const PLAN_COUNTS = memory.data(<i32>(PLAN_LAYERS << 2), 16);
+/** A class's normal contributions in order: samples (u32) and share t (f32x4 splat); its additive ones: samples, inverses, references (u32) and w (f32). */
+const OP_SAMPLES = memory.data(<i32>(PLAN_LAYERS << 2), 16);
+const OP_SHARE = memory.data(<i32>(PLAN_LAYERS << 4), 16);
+const ADD_SAMPLES = memory.data(<i32>(PLAN_LAYERS << 2), 16);
+const ADD_INVERSE = memory.data(<i32>(PLAN_LAYERS << 2), 16);
+const ADD_REFERENCE = memory.data(<i32>(PLAN_LAYERS << 2), 16);
+const ADD_WEIGHT = memory.data(<i32>(PLAN_LAYERS << 2), 16);
+let planned = false;
+let classCount: usize = 0;
+let order: usize = 0;
+
+/** Plans the classes of the job read by `readJob` when the planned path applies (`planned`). */
+function plan(job: usize): void {
+  planned = false;
+  if (!weighted || layerCount > PLAN_LAYERS) return;
+  const n = <usize>load<u32>(job + BLEND_CURVE_COUNT);
+  for (let k: usize = 0; k < layerCount; k++) {
+    const l = layers + k * LAYER_SIZE;
+    const clip = <usize>load<u32>(l + LAYER_CLIP);
+    // A Unity-curve clip writes counts per time; a header kind copies its CLIP_COUNTS.
+    if (clip != 0 && load<u32>(l + LAYER_KIND) == KIND_UNITY) return;
+    store<u32>(PLAN_COUNTS + (k << 2), clip != 0 ? load<u32>(clip + CLIP_COUNTS) : load<u32>(l + LAYER_COUNTS));
+    const mask = <usize>load<u32>(l + LAYER_MASK);
+    if (mask == 0) continue;
+    for (let i: usize = 0; i < n; i++) {
+      const m = load<f32>(mask + (i << 2));
+      if (m != 0 && m != 1) return;
+    }
+  }
+  order = <usize>load<u32>(job + BLEND_ORDER);
+  memory.fill(KEY_LINEAR, 0, KEYS << 2);
+  memory.fill(KEY_ROTATION, 0, KEYS << 2);
+  for (let j: usize = 0; j < linearCount; j++) {
+    const at = KEY_LINEAR + (curveKey(<usize>load<u32>(linear + (j << 2))) << 2);
+    store<u32>(at, load<u32>(at) + 1);
+  }
+  for (let j: usize = 0; j < rotationCount; j++) {
+    const at = KEY_ROTATION + (curveKey(<usize>load<u32>(rotation + (j << 2))) << 2);
+    store<u32>(at, load<u32>(at) + 1);
+  }
+  // Classes in key order; each key's count becomes the next free place of its curves.
+  let linearAt: u32 = 0;
+  let rotationAt = <u32>linearCount;
+  classCount = 0;
+  for (let key: usize = 0; key < KEYS; key++) {
+    const l = load<u32>(KEY_LINEAR + (key << 2));
+    const r = load<u32>(KEY_ROTATION + (key << 2));
+    if (l + r == 0) continue;
+    store<u32>(CLASS_KEY + (classCount << 2), <u32>key);
+    store<u32>(CLASS_LINEAR + (classCount << 3), linearAt);
+    store<u32>(CLASS_LINEAR + (classCount << 3), linearAt + l, 4);
+    store<u32>(CLASS_ROTATION + (classCount << 3), rotationAt);
+    store<u32>(CLASS_ROTATION + (classCount << 3), rotationAt + r, 4);
+    store<u32>(KEY_LINEAR + (key << 2), linearAt);
+    store<u32>(KEY_ROTATION + (key << 2), rotationAt);
+    linearAt += l;
+    rotationAt += r;
+    classCount++;
+  }
+  for (let j: usize = 0; j < linearCount; j++) {
+    const i = load<u32>(linear + (j << 2));
+    const at = KEY_LINEAR + (curveKey(i) << 2);
+    const place = load<u32>(at);
+    store<u32>(order + (<usize>place << 2), i);
+    store<u32>(at, place + 1);
+  }
+  for (let j: usize = 0; j < rotationCount; j++) {
+    const i = load<u32>(rotation + (j << 2));
+    const at = KEY_ROTATION + (curveKey(i) << 2);
+    const place = load<u32>(at);
+    store<u32>(order + (<usize>place << 2), i);
+    store<u32>(at, place + 1);
+  }
+  planned = true;
+}
+
+/** Curve i's class key: bit k set where layer k is active on it (spec §3–§4; weights aside). */
+function curveKey(i: usize): usize {
+  let key: usize = 0;
+  for (let k: usize = 0; k < layerCount; k++) {
+    const l = layers + k * LAYER_SIZE;
+    if (load<u8>(<usize>load<u32>(PLAN_COUNTS + (k << 2)) + i) == 0 || maskAt(<usize>load<u32>(l + LAYER_MASK), i) == 0) continue;
+    if (load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE && load<u8>(<usize>load<u32>(l + LAYER_REFERENCE_COUNTS) + i) == 0) continue;
+    key |= 1 << k;
+  }
+  return key;
+}
+
+/** The planned path for one instance: each class's contributions from the layers' weights, then its curves. */
+function blendClasses(): void {
+  for (let c: usize = 0; c < classCount; c++) {
+    const key = <usize>load<u32>(CLASS_KEY + (c << 2));
+    // Normal layers: W and the shares as `normalLinear` sums them, curve by curve.
+    let ops: usize = 0;
+    let total: f32 = 0;
+    for (let k: usize = 0; k < layerCount; k++) {
+      const l = layers + k * LAYER_SIZE;
+      const w = load<f32>(l + LAYER_WEIGHT);
+      if ((key & (1 << k)) == 0 || load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE || !(w > 0)) continue;
+      total += w;
+      store<u32>(OP_SAMPLES + (ops << 2), load<u32>(l + LAYER_SAMPLES));
+      const t = w / total;
+      if (ASC_FEATURE_SIMD) v128.store(OP_SHARE + (ops << 4), f32x4.splat(t));
+      else store<f32>(OP_SHARE + (ops << 4), t);
+      ops++;
+    }
+    // Additive layers add to defined curves only.
+    let adds: usize = 0;
+    if (fills || ops > 0) {
+      for (let k: usize = 0; k < layerCount; k++) {
+        const l = layers + k * LAYER_SIZE;
+        const w = load<f32>(l + LAYER_WEIGHT);
+        if ((key & (1 << k)) == 0 || load<u32>(l + LAYER_MODE) != LAYER_ADDITIVE || !(w > 0)) continue;
+        store<u32>(ADD_SAMPLES + (adds << 2), load<u32>(l + LAYER_SAMPLES));
+        store<u32>(ADD_INVERSE + (adds << 2), load<u32>(l + LAYER_REFERENCE_INVERSE));
+        store<u32>(ADD_REFERENCE + (adds << 2), load<u32>(l + LAYER_REFERENCE));
+        store<f32>(ADD_WEIGHT + (adds << 2), w);
+        adds++;
+      }
+    }
+    const fill = fills ? max<f32>(0, tau - total) : 0;
+    const c8 = c << 3;
+    classLinear(order + (<usize>load<u32>(CLASS_LINEAR + c8) << 2), order + (<usize>load<u32>(CLASS_LINEAR + c8, 4) << 2), ops, adds, total, fill);
+    classRotation(order + (<usize>load<u32>(CLASS_ROTATION + c8) << 2), order + (<usize>load<u32>(CLASS_ROTATION + c8, 4) << 2), ops, adds, total, fill);
+  }
+}
+
+/**
+ * The class's curves that are not rotations, the entries [from, to) of BLEND_ORDER: as
+ * `normalLinear`, `finishLinear` and `additiveLinear` do per curve.
+ */
+function classLinear(from: usize, to: usize, ops: usize, adds: usize, total: f32, fill: f32): void {
+  const fillShare = fill / (total + fill);
+  for (let at = from; at < to; at += 4) {
+    const i = <usize>load<u32>(at);
+    const o = i << 4;
+    const dst = out + o;
+    store<u8>(outCounts + i, <u8>ops);
+    if (ASC_FEATURE_SIMD) {
+      // The running mean in a register: (v − mean) · t added, as `accumulate`.
+      let acc: v128;
+      if (ops == 0) {
+        acc = v128.load(rest + o);
+      } else {
+        acc = v128.load(<usize>load<u32>(OP_SAMPLES) + o);
+        for (let k: usize = 1; k < ops; k++) {
+          acc = f32x4.add(acc, f32x4.mul(f32x4.sub(v128.load(<usize>load<u32>(OP_SAMPLES + (k << 2)) + o), acc), v128.load(OP_SHARE + (k << 4))));
+        }
+        if (fill > 0) acc = f32x4.add(acc, f32x4.mul(f32x4.sub(v128.load(rest + o), acc), f32x4.splat(fillShare)));
+      }
+      for (let k: usize = 0; k < adds; k++) {
+        const w = load<f32>(ADD_WEIGHT + (k << 2));
+        acc = f32x4.add(acc, f32x4.mul(v128.load(<usize>load<u32>(ADD_SAMPLES + (k << 2)) + o), f32x4.splat(w)));
+        acc = f32x4.add(acc, f32x4.mul(v128.load(<usize>load<u32>(ADD_REFERENCE + (k << 2)) + o), f32x4.splat(-w)));
+      }
+      v128.store(dst, acc);
+    } else {
+      if (ops == 0) {
+        copy4(rest + o, dst);
+      } else {
+        copy4(<usize>load<u32>(OP_SAMPLES) + o, dst);
+        for (let k: usize = 1; k < ops; k++) accumulate(dst, <usize>load<u32>(OP_SAMPLES + (k << 2)) + o, load<f32>(OP_SHARE + (k << 4)), false, false);
+        if (fill > 0) accumulate(dst, rest + o, fillShare, false, false);
+      }
+      for (let k: usize = 0; k < adds; k++) {
+        const w = load<f32>(ADD_WEIGHT + (k << 2));
+        addScaled(dst, <usize>load<u32>(ADD_SAMPLES + (k << 2)) + o, w);
+        addScaled(dst, <usize>load<u32>(ADD_REFERENCE + (k << 2)) + o, -w);
+      }
+    }
+  }
+}
+
+/**
+ * The class's rotations, the entries [from, to) of BLEND_ORDER: as `normalRotationAt`,
+ * `finishRotation` and `additiveRotationAt` do per curve, layer by layer over the class.
+ */
+function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f32, fill: f32): void {
+  if (from == to) return;
+  if (ops == 0) {
+    // Undefined, or the rest alone fills (nlerp normalises it).
+    for (let at = from; at < to; at += 4) {
+      const i = <usize>load<u32>(at);
+      const o = i << 4;
+      store<u8>(outCounts + i, 0);
+      if (fills && !slerp) {
+        copy4(rest + o, out + o);
+        nlerpAligned(out + o, out + o, 0, out + o);
+      } else {
+        copy4(rest + o, out + o);
+      }
+    }
+  } else {
+    const first = <usize>load<u32>(OP_SAMPLES);
+    for (let at = from; at < to; at += 4) {
+      const i = <usize>load<u32>(at);
+      store<u8>(outCounts + i, <u8>ops);
+      copy4(first + (i << 4), out + (i << 4));
+    }
+    for (let k: usize = 1; k < ops; k++) {
+      const v = <usize>load<u32>(OP_SAMPLES + (k << 2));
+      const t = load<f32>(OP_SHARE + (k << 4));
+      let at = from;
+      if (slerp) {
+        if (ASC_FEATURE_SIMD) {
+          for (; at + 16 <= to; at += 16) {
+            const i0 = <usize>load<u32>(at) << 4, i1 = <usize>load<u32>(at, 4) << 4, i2 = <usize>load<u32>(at, 8) << 4, i3 = <usize>load<u32>(at, 12) << 4;
+            slerpGroup(out + i0, out + i1, out + i2, out + i3, v + i0, v + i1, v + i2, v + i3, out + i0, out + i1, out + i2, out + i3, t);
+          }
+        }
+        for (; at < to; at += 4) {
+          const o = <usize>load<u32>(at) << 4;
+          slerpSlot(out + o, v + o, t, out + o);
+        }
+      } else {
+        for (; at < to; at += 4) {
+          const o = <usize>load<u32>(at) << 4;
+          accumulate(out + o, v + o, t, false, dotF32(out + o, v + o) < 0);
+        }
+      }
+    }
+    if (fill > 0 || !slerp) {
+      const fillShare = slerp ? fill / tau : fill / (total + fill);
+      for (let at = from; at < to; at += 4) {
+        const o = <usize>load<u32>(at) << 4;
+        const dst = out + o;
+        if (slerp) {
+          slerpShortest(FILL_SLOT, dst, rest + o, fillShare, dst);
+        } else {
+          if (fill > 0) accumulate(dst, rest + o, fillShare, false, dotF32(dst, rest + o) < 0);
+          nlerpAligned(dst, dst, 0, dst); // normalises
+        }
+      }
+    }
+  }
+  for (let k: usize = 0; k < adds; k++) {
+    const samples = <usize>load<u32>(ADD_SAMPLES + (k << 2));
+    const inverse = <usize>load<u32>(ADD_INVERSE + (k << 2));
+    const w = load<f32>(ADD_WEIGHT + (k << 2));
+    let at = from;
+    if (ASC_FEATURE_SIMD && slerp && w <= 1) {
+      for (; at + 16 <= to; at += 16) {
+        additiveGroup(<usize>load<u32>(at), <usize>load<u32>(at, 4), <usize>load<u32>(at, 8), <usize>load<u32>(at, 12), samples, inverse, w);
+      }
+    }
+    for (; at < to; at += 4) addRotation(<usize>load<u32>(at), samples, inverse, w);
   }
 }
 
@@ -418,15 +699,7 @@ function additiveRotation(l: usize): void {
         additiveWeight(i2, layerWeight, layerMask, layerCounts, referenceCounts) == w &&
         additiveWeight(i3, layerWeight, layerMask, layerCounts, referenceCounts) == w
       ) {
-        inverseTimes(inverse + (i0 << 5), layerSamples + (i0 << 4), DELTAS);
-        inverseTimes(inverse + (i1 << 5), layerSamples + (i1 << 4), DELTAS + 16);
-        inverseTimes(inverse + (i2 << 5), layerSamples + (i2 << 4), DELTAS + 32);
-        inverseTimes(inverse + (i3 << 5), layerSamples + (i3 << 4), DELTAS + 48);
-        slerpGroup(IDENTITY, IDENTITY, IDENTITY, IDENTITY, DELTAS, DELTAS + 16, DELTAS + 32, DELTAS + 48, DELTAS, DELTAS + 16, DELTAS + 32, DELTAS + 48, w);
-        multiplyInto(out + (i0 << 4), DELTAS);
-        multiplyInto(out + (i1 << 4), DELTAS + 16);
-        multiplyInto(out + (i2 << 4), DELTAS + 32);
-        multiplyInto(out + (i3 << 4), DELTAS + 48);
+        additiveGroup(i0, i1, i2, i3, layerSamples, inverse, w);
       } else {
         additiveRotationAt(i0, inverse, referenceCounts);
         additiveRotationAt(i1, inverse, referenceCounts);
@@ -441,13 +714,30 @@ function additiveRotation(l: usize): void {
 /** Rotation i of the pass's additive layer. */
 function additiveRotationAt(i: usize, inverse: usize, referenceCounts: usize): void {
   const w = additiveWeight(i, layerWeight, layerMask, layerCounts, referenceCounts);
-  if (w == 0) return;
+  if (w != 0) addRotation(i, layerSamples, inverse, w);
+}
+
+/** Adds rotation i of additive samples `samples` (reference inverses at `inverse`) with weight w > 0. */
+function addRotation(i: usize, samples: usize, inverse: usize, w: f32): void {
   const o = i << 4;
   // Δ = ref⁻¹ ⊗ q into DELTAS, then interpolated from identity by w and applied.
-  inverseTimes(inverse + (i << 5), layerSamples + o, DELTAS);
+  inverseTimes(inverse + (i << 5), samples + o, DELTAS);
   if (slerp) slerpSlot(IDENTITY, DELTAS, w, DELTAS);
   else nlerpShortest(IDENTITY, DELTAS, w, DELTAS);
   multiplyInto(out + o, DELTAS);
+}
+
+/** SIMD, slerp: `addRotation` of rotations i0 … i3 with one weight w in (0, 1], the four deltas slerped at once. */
+function additiveGroup(i0: usize, i1: usize, i2: usize, i3: usize, samples: usize, inverse: usize, w: f32): void {
+  inverseTimes(inverse + (i0 << 5), samples + (i0 << 4), DELTAS);
+  inverseTimes(inverse + (i1 << 5), samples + (i1 << 4), DELTAS + 16);
+  inverseTimes(inverse + (i2 << 5), samples + (i2 << 4), DELTAS + 32);
+  inverseTimes(inverse + (i3 << 5), samples + (i3 << 4), DELTAS + 48);
+  slerpGroup(IDENTITY, IDENTITY, IDENTITY, IDENTITY, DELTAS, DELTAS + 16, DELTAS + 32, DELTAS + 48, DELTAS, DELTAS + 16, DELTAS + 32, DELTAS + 48, w);
+  multiplyInto(out + (i0 << 4), DELTAS);
+  multiplyInto(out + (i1 << 4), DELTAS + 16);
+  multiplyInto(out + (i2 << 4), DELTAS + 32);
+  multiplyInto(out + (i3 << 4), DELTAS + 48);
 }
 
 /** Prepares SLOT for weight w (in [0, 1]) unless it holds w. */

@@ -42,7 +42,7 @@ import {
   LAYER_TIME,
   LAYER_WEIGHT,
 } from './layout';
-import { blendInverted, invertReferences } from './blend';
+import { blendPrepared, prepareBlend } from './blend';
 import { allAffine, localToModel, skinningMatrices } from './local-to-model';
 import { mixSamples } from './mix';
 import { sampleClip } from './sample-clip';
@@ -82,8 +82,8 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
   const clips = load<usize>(p, SM_CLIPS);
   // Checked on every call: SampleManyJob.inverseBindMatrices is a live view the caller may write.
   const affine = output != OUTPUT_SAMPLES && output != OUTPUT_MODEL && allAffine(inverseBind, j);
-  // Every instance blends against the same reference poses.
-  if (layerCount > 0) invertReferences(blendJob);
+  // Every instance blends against the same reference poses, masks and clips.
+  if (layerCount > 0) prepareBlend(blendJob);
   for (let i: usize = 0; i < <usize>count; i++) {
     const s = samples + i * c * 16;
     const k = counts + i * c;
@@ -100,7 +100,7 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
       }
       store<u32>(blendJob + BLEND_OUT, <u32>s);
       store<u32>(blendJob + BLEND_OUT_COUNTS, <u32>k);
-      blendInverted(blendJob);
+      blendPrepared(blendJob);
     } else if (clips != 0) {
       const r = clips + i * SM_CLIP_SIZE;
       sampleClip(load<usize>(r, SM_CLIP_BLOCK), load<u32>(r, SM_CLIP_KIND), load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, load<u32>(r, SM_CLIP_FLAGS), timeFactor);

@@ -1,7 +1,7 @@
 import {
   BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_HEADER_SIZE, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT,
   BLEND_OUT, BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD,
-  BLEND_WEIGHTED, BLEND_MATRICES, BLEND_TOTALS, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS,
+  BLEND_WEIGHTED, BLEND_MATRICES, BLEND_ORDER, BLEND_TOTALS, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS,
   LAYER_FLAGS, LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_NORMAL, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_REFERENCE_INVERSE, LAYER_SAMPLES,
   LAYER_SIZE, LAYER_TIME, LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from '../../assembly/layout.js';
@@ -106,16 +106,17 @@ export class BlendJob {
     this.maxLayers = maxLayers;
     const { order, linearCount } = rotationsLast(curveTypes);
     // Per layer record, 32 bytes per curve for the inverse of an additive layer's reference rotations.
-    const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * n, 16 * n, LAYER_SIZE * maxLayers, 4 * n, 32 * n * maxLayers]);
+    const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * n, 16 * n, LAYER_SIZE * maxLayers, 4 * n, 32 * n * maxLayers, 4 * n]);
     const p = (this.ptr = block.ptr);
     // One curve list, non-rotations first: the rotation list is its tail.
-    const [linear, restAt, layerTable, totals, inverses] = block.arrays as [number, number, number, number, number];
+    const [linear, restAt, layerTable, totals, inverses, classOrder] = block.arrays as [number, number, number, number, number, number];
     const { u32, f32 } = this.runtime;
     u32[(p + BLEND_LINEAR) >>> 2] = linear;
     u32[(p + BLEND_ROTATION) >>> 2] = linear + 4 * linearCount;
     u32[(p + BLEND_REST) >>> 2] = restAt;
     u32[(p + BLEND_LAYERS) >>> 2] = layerTable;
     u32[(p + BLEND_TOTALS) >>> 2] = totals;
+    u32[(p + BLEND_ORDER) >>> 2] = classOrder;
     u32[(p + BLEND_CURVE_COUNT) >>> 2] = n;
     u32[(p + BLEND_LINEAR_COUNT) >>> 2] = linearCount;
     u32[(p + BLEND_ROTATION_COUNT) >>> 2] = n - linearCount;
