@@ -7,8 +7,9 @@
 // reference pose (three.js makeClipAdditive) to the curves the result defines. Twin:
 // `referenceBlend` (src/reference/blend.ts).
 //
-// Every rule is per curve and a curve's layers apply in list order, so the kernel runs layer by
-// layer over all curves (the same order per curve, so the result is that of a curve-by-curve
+// Two paths: the planned one (below, `plan`) for rule `weighted` with masks of 0 and 1, and the
+// general one (`blendCurves`). Every rule is per curve and a curve's layers apply in list order,
+// so the general path runs layer by layer over all curves (the same order per curve, so the result is that of a curve-by-curve
 // loop, aliased buffers included): each layer's fields, mask and weight are read once per call,
 // the running weight W and the count of each curve live in scratch arrays (BLEND_TOTALS and the
 // output counts), and one slerp slot serves a whole layer, whose weight — and the weighted rule's

@@ -166,6 +166,39 @@ describe.each(BUILDS)('blend kernel (%s build)', (build) => {
     );
   });
 
+  // Rule `weighted` with masks of 0 and 1 takes the planned path (curves grouped by which layers are
+  // active); a fractional mask anywhere sends the whole call through the general one. A normal layer
+  // of weight 0 with a fractional mask adds nothing under `weighted`, so the same case with it
+  // appended must give the same result: bit for bit, except where the SIMD build slerps a group of
+  // four rotations in f32 that the other path groups otherwise (within the slerp budget).
+  it.each([
+    ['random layer sets', blendCase, 300],
+    ['rotation-heavy layer sets', rotationCase, 200],
+  ] as const)('gives the general path\'s result on the planned one: %s', (_, cases, numRuns) => {
+    const planned = cases
+      .filter((c) => c.layers.length < 8)
+      .map((c) => ({
+        ...c,
+        options: { ...c.options, rule: 'weighted' as const },
+        layers: c.layers.map((l) => (l.mask ? { ...l, mask: l.mask.map((m) => (m < 0.5 ? 0 : 1)) } : l)),
+      }));
+    fc.assert(
+      fc.property(planned, (c) => {
+        const inert: LayerSpec = { samples: c.rest.map(() => 7), counts: c.types.map(() => 1), weight: 0, mask: c.types.map(() => 0.5), mode: 'normal', reference: c.rest, referenceCounts: c.types.map(() => 1) };
+        const got = runKernel(core, c);
+        const general = runKernel(core, { ...c, layers: [...c.layers, inert] });
+        expect(Array.from(got.counts)).toEqual(Array.from(general.counts));
+        const exact = build === 'scalar' || c.options.rotation !== 'slerp';
+        for (let k = 0; k < got.samples.length; k++) {
+          if (exact) expect(got.samples[k]).toBe(general.samples[k]);
+          else expect(Math.abs(got.samples[k]! - general.samples[k]!)).toBeLessThanOrEqual(2e-6);
+        }
+        compare(c, got, expected(c));
+      }),
+      { numRuns },
+    );
+  });
+
   it('covers the corners: all curves inactive, W = 0, τ = 0, additive only', () => {
     const types: CurveType[] = ['translation', 'rotation'];
     const rest = [1, 2, 3, 0, 0, 0, 0.6, 0.8];
