@@ -177,11 +177,28 @@ function singleSlots(records: usize, slotOut: usize, out: usize, cursors: usize,
       const times = load<usize>(rec, KEYED_TIMES);
       const dst = out + <usize>load<u32>(slot);
       // findKey, keeping the interval's two times for the weight.
-      let k = cursorKey(times, n, tf, load<u32>(cursorAt));
-      let t0 = <f64>load<f32>(times + (<usize>k << 2));
-      let t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
+      let k: u32;
+      let t0: f64, t1: f64;
+      let hit: bool;
+      if (ASC_FEATURE_SIMD) {
+        // The cursor's times t_c … t_c+3 in one load (beyond the sentinels it reads the values
+        // that follow the times, never used), and the interval's two as an f64 pair checked by
+        // one compare: `cursorKey` and findKey's check, with the same results.
+        const c0 = load<u32>(cursorAt);
+        const c = c0 < n ? c0 : 0;
+        k = c + popcnt<u32>(i32x4.bitmask(f32x4.le(v128.load(times + (<usize>c << 2)), f32x4.splat(tf))) & 6);
+        const pair = f64x2.promote_low_f32x4(v128.load64_zero(times + (<usize>k << 2)));
+        hit = i64x2.bitmask(f64x2.le(pair, f64x2.splat(t))) == 1; // t0 <= t, not t1 <= t
+        t0 = f64x2.extract_lane(pair, 0);
+        t1 = f64x2.extract_lane(pair, 1);
+      } else {
+        k = cursorKey(times, n, tf, load<u32>(cursorAt));
+        t0 = <f64>load<f32>(times + (<usize>k << 2));
+        t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
+        hit = t0 <= t && t < t1;
+      }
       const values = load<usize>(rec, KEYED_VALUES);
-      if (!(t0 <= t && t < t1)) {
+      if (!hit) {
         k = searchKey(times, n, t);
         t0 = <f64>load<f32>(times + (<usize>k << 2));
         t1 = <f64>load<f32>(times + (<usize>k << 2), 4);

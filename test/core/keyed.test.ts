@@ -94,3 +94,41 @@ describe.each(BUILDS)('keyed curves, %s build', (build) => {
     );
   });
 });
+
+// The SIMD build finds a curve's interval with vector compares (the cursor's next times in one
+// load, the interval's two times as an f64 pair) where the scalar build compares time by time;
+// both take the same key and weight, so forward playback in small steps (the cursor staying,
+// moving one or two keys, or searching), jumps back and held keys give the same bits.
+describe('curves with times of their own, SIMD and scalar builds', () => {
+  it('sample the same bits (nlerp, slerp, step; forward steps, jumps)', async () => {
+    const cores = await Promise.all(BUILDS.map((build) => createCore(build)));
+    fc.assert(
+      fc.property(
+        arbitraryOwnTimesKeyedClip,
+        fc.double({ min: -0.5, max: 0.5, noNaN: true }),
+        fc.array(fc.oneof(fc.constant(1 / 60), fc.double({ min: 0, max: 0.4, noNaN: true }), fc.double({ min: -2, max: 0, noNaN: true })), { minLength: 1, maxLength: 40 }),
+        fc.constantFrom('nlerp', 'slerp') as fc.Arbitrary<'nlerp' | 'slerp'>,
+        fc.constantFrom('linear', 'linear', 'step') as fc.Arbitrary<'linear' | 'step'>,
+        (clip, start, steps, rotation, sampleType) => {
+          const resource = new AnimResource({ format: 'test', clips: [clip] });
+          const [a, b] = cores.map((core) => {
+            core.load(resource);
+            const buf = core.createSampleBuffer(clip);
+            const bits: number[] = [];
+            let t = start;
+            for (const step of [0, ...steps]) {
+              t += step;
+              core.sampler.sample(clip, t, buf, { rotation, sampleType });
+              bits.push(...new Uint32Array(buf.samples.buffer, buf.samples.byteOffset, buf.samples.length));
+            }
+            buf.dispose();
+            return bits;
+          });
+          resource.dispose();
+          expect(a).toEqual(b);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
