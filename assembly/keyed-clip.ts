@@ -31,7 +31,7 @@ import {
   KEYED_TIMES,
   KEYED_VALUES,
 } from './layout';
-import { copy4, lerp4, nlerpShortest, nlerpShortestLanes4, SLERP_SHARED, slerpPrepare, slerpPrepared, slerpPrepared4, slerpShortest } from './quat';
+import { copy4, lerp4, lerp4Lanes, nlerpShortest, nlerpShortestLanes4, SLERP_SHARED, slerpPrepare, slerpPrepared, slerpPrepared4, slerpShortest } from './quat';
 
 /**
  * Index of the last key with time <= t (0 when t is before every key), from the cursor's
@@ -159,7 +159,8 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
  * the rotations with their weights; a second pass nlerps (the SIMD build four at a time) or
  * slerps the list. A rotation's work is a long chain of dependent loads and arithmetic (cursor,
  * times, weight, key pair, normalisation); in two short loops the processor overlaps more curves'
- * chains than in one long one.
+ * chains than in one long one. The SIMD build's key pass takes two curves at a time where both
+ * stay in their cursors' reach and interpolate (one f64x2 division for both weights).
  */
 // @ts-ignore: decorator
 @inline
@@ -169,62 +170,53 @@ function singleSlots(records: usize, slotOut: usize, out: usize, cursors: usize,
     const j1 = min(j0 + CHUNK, to);
     let count: usize = 0;
     const recEnd = records + <usize>j1 * KEYED_RECORD_SIZE;
+    let rec = records + <usize>j0 * KEYED_RECORD_SIZE;
     let slot = slotOut + (<usize>j0 << 2);
     // Slot j's cursor: the second u32 of cursor bytes j (assembly/layout.ts KEYED_*), in slot order.
     let cursorAt = cursors + <usize>j0 * CURSOR_BYTES_PER_CURVE + KEYED_SINGLE_CURSOR;
-    for (let rec = records + <usize>j0 * KEYED_RECORD_SIZE; rec < recEnd; rec += KEYED_RECORD_SIZE, slot += 4, cursorAt += CURSOR_BYTES_PER_CURVE) {
-      const n = load<u32>(rec, KEYED_KEY_COUNT);
-      const times = load<usize>(rec, KEYED_TIMES);
-      const dst = out + <usize>load<u32>(slot);
-      // findKey, keeping the interval's two times for the weight.
-      let k: u32;
-      let t0: f64, t1: f64;
-      let hit: bool;
-      if (ASC_FEATURE_SIMD) {
-        // The cursor's times t_c … t_c+3 in one load (beyond the sentinels it reads the values
-        // that follow the times, never used), and the interval's two as an f64 pair checked by
-        // one compare: `cursorKey` and findKey's check, with the same results.
-        const c0 = load<u32>(cursorAt);
-        const c = c0 < n ? c0 : 0;
-        k = c + popcnt<u32>(i32x4.bitmask(f32x4.le(v128.load(times + (<usize>c << 2)), f32x4.splat(tf))) & 6);
-        const pair = f64x2.promote_low_f32x4(v128.load64_zero(times + (<usize>k << 2)));
-        hit = i64x2.bitmask(f64x2.le(pair, f64x2.splat(t))) == 1; // t0 <= t, not t1 <= t
-        t0 = f64x2.extract_lane(pair, 0);
-        t1 = f64x2.extract_lane(pair, 1);
-      } else {
-        k = cursorKey(times, n, tf, load<u32>(cursorAt));
-        t0 = <f64>load<f32>(times + (<usize>k << 2));
-        t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
-        hit = t0 <= t && t < t1;
-      }
-      const values = load<usize>(rec, KEYED_VALUES);
-      if (!hit) {
-        k = searchKey(times, n, t);
-        t0 = <f64>load<f32>(times + (<usize>k << 2));
-        t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
-        if (!(t0 <= t)) {
-          // Before the first key (k is 0): key 0 as stored.
-          store<u32>(cursorAt, k);
-          copy4(values, dst);
+    if (ASC_FEATURE_SIMD) {
+      for (; rec + 2 * KEYED_RECORD_SIZE <= recEnd; rec += 2 * KEYED_RECORD_SIZE, slot += 8, cursorAt += 2 * CURSOR_BYTES_PER_CURVE) {
+        const recB = rec + KEYED_RECORD_SIZE;
+        const cursorB = cursorAt + CURSOR_BYTES_PER_CURVE;
+        const timesA = load<usize>(rec, KEYED_TIMES);
+        const timesB = load<usize>(recB, KEYED_TIMES);
+        const kA = cursorKeySimd(timesA, load<u32>(rec, KEYED_KEY_COUNT), tf, load<u32>(cursorAt));
+        const kB = cursorKeySimd(timesB, load<u32>(recB, KEYED_KEY_COUNT), tf, load<u32>(cursorB));
+        const pairA = f64x2.promote_low_f32x4(v128.load64_zero(timesA + (<usize>kA << 2)));
+        const pairB = f64x2.promote_low_f32x4(v128.load64_zero(timesB + (<usize>kB << 2)));
+        const ts = f64x2.splat(t);
+        // Both in their intervals (t0 <= t, not t1 <= t) and both interpolating, else curve by curve.
+        const hits = (i64x2.bitmask(f64x2.le(pairA, ts)) | (i64x2.bitmask(f64x2.le(pairB, ts)) << 2)) == 5;
+        if (!(hits && kA < (load<u32>(rec, KEYED_LERP_END) & lerpMask) && kB < (load<u32>(recB, KEYED_LERP_END) & lerpMask))) {
+          count = singleSlot(rec, out + <usize>load<u32>(slot), cursorAt, t, tf, lerpMask, rotation, count);
+          count = singleSlot(recB, out + <usize>load<u32>(slot, 4), cursorB, t, tf, lerpMask, rotation, count);
           continue;
         }
+        store<u32>(cursorAt, kA);
+        store<u32>(cursorB, kB);
+        const t0 = v128.shuffle<f64>(pairA, pairB, 0, 2);
+        const t1 = v128.shuffle<f64>(pairA, pairB, 1, 3);
+        // The two weights as findKey's f64 division gives each, rounded to f32 (lanes 0 and 1).
+        const ws = f32x4.demote_f64x2_zero(f64x2.div(f64x2.sub(ts, t0), f64x2.sub(t1, t0)));
+        const aA = load<usize>(rec, KEYED_VALUES) + (<usize>kA << 4);
+        const aB = load<usize>(recB, KEYED_VALUES) + (<usize>kB << 4);
+        const dA = out + <usize>load<u32>(slot);
+        const dB = out + <usize>load<u32>(slot, 4);
+        if (!rotation) {
+          lerp4Lanes(aA, aA + 16, v128.shuffle<f32>(ws, ws, 0, 0, 0, 0), dA);
+          lerp4Lanes(aB, aB + 16, v128.shuffle<f32>(ws, ws, 1, 1, 1, 1), dB);
+          continue;
+        }
+        store<u32>(LIST_KEYS + (count << 2), aA);
+        store<u32>(LIST_KEYS + (count << 2), aB, 4);
+        store<u32>(LIST_OUT + (count << 2), dA);
+        store<u32>(LIST_OUT + (count << 2), dB, 4);
+        v128.store64_lane(LIST_W + (count << 2), ws, 0);
+        count += 2;
       }
-      store<u32>(cursorAt, k);
-      const a = values + (<usize>k << 4);
-      // At the last key or beyond, and under a step: key k as stored.
-      if (k >= (load<u32>(rec, KEYED_LERP_END) & lerpMask)) {
-        copy4(a, dst);
-        continue;
-      }
-      const w = <f32>((t - t0) / (t1 - t0));
-      if (!rotation) {
-        lerp4(a, a + 16, w, dst);
-        continue;
-      }
-      store<u32>(LIST_KEYS + (count << 2), a);
-      store<u32>(LIST_OUT + (count << 2), dst);
-      store<f32>(LIST_W + (count << 2), w);
-      count++;
+    }
+    for (; rec < recEnd; rec += KEYED_RECORD_SIZE, slot += 4, cursorAt += CURSOR_BYTES_PER_CURVE) {
+      count = singleSlot(rec, out + <usize>load<u32>(slot), cursorAt, t, tf, lerpMask, rotation, count);
     }
     if (!rotation) continue;
     let i: usize = 0;
@@ -248,4 +240,72 @@ function singleSlots(records: usize, slotOut: usize, out: usize, cursors: usize,
       }
     }
   }
+}
+
+/**
+ * `cursorKey` in the SIMD build: the cursor's times t_c … t_c+3 in one load (beyond the sentinels
+ * it reads the values that follow the times, never used), the same key.
+ */
+// @ts-ignore: decorator
+@inline
+function cursorKeySimd(times: usize, n: u32, tf: f32, cursor: u32): u32 {
+  const c = cursor < n ? cursor : 0;
+  return c + popcnt<u32>(i32x4.bitmask(f32x4.le(v128.load(times + (<usize>c << 2)), f32x4.splat(tf))) & 6);
+}
+
+/**
+ * One group of one slot (record `rec`, output `dst`, cursor at `cursorAt`) in the key pass of
+ * `singleSlots`: a held key is copied, a non-rotation lerped, a rotation listed at `count`.
+ * @returns the list's new length
+ */
+// @ts-ignore: decorator
+@inline
+function singleSlot(rec: usize, dst: usize, cursorAt: usize, t: f64, tf: f32, lerpMask: u32, rotation: bool, count: usize): usize {
+  const n = load<u32>(rec, KEYED_KEY_COUNT);
+  const times = load<usize>(rec, KEYED_TIMES);
+  // findKey, keeping the interval's two times for the weight.
+  let k: u32;
+  let t0: f64, t1: f64;
+  let hit: bool;
+  if (ASC_FEATURE_SIMD) {
+    // The interval's two times as an f64 pair, checked by one compare.
+    k = cursorKeySimd(times, n, tf, load<u32>(cursorAt));
+    const pair = f64x2.promote_low_f32x4(v128.load64_zero(times + (<usize>k << 2)));
+    hit = i64x2.bitmask(f64x2.le(pair, f64x2.splat(t))) == 1; // t0 <= t, not t1 <= t
+    t0 = f64x2.extract_lane(pair, 0);
+    t1 = f64x2.extract_lane(pair, 1);
+  } else {
+    k = cursorKey(times, n, tf, load<u32>(cursorAt));
+    t0 = <f64>load<f32>(times + (<usize>k << 2));
+    t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
+    hit = t0 <= t && t < t1;
+  }
+  const values = load<usize>(rec, KEYED_VALUES);
+  if (!hit) {
+    k = searchKey(times, n, t);
+    t0 = <f64>load<f32>(times + (<usize>k << 2));
+    t1 = <f64>load<f32>(times + (<usize>k << 2), 4);
+    if (!(t0 <= t)) {
+      // Before the first key (k is 0): key 0 as stored.
+      store<u32>(cursorAt, k);
+      copy4(values, dst);
+      return count;
+    }
+  }
+  store<u32>(cursorAt, k);
+  const a = values + (<usize>k << 4);
+  // At the last key or beyond, and under a step: key k as stored.
+  if (k >= (load<u32>(rec, KEYED_LERP_END) & lerpMask)) {
+    copy4(a, dst);
+    return count;
+  }
+  const w = <f32>((t - t0) / (t1 - t0));
+  if (!rotation) {
+    lerp4(a, a + 16, w, dst);
+    return count;
+  }
+  store<u32>(LIST_KEYS + (count << 2), a);
+  store<u32>(LIST_OUT + (count << 2), dst);
+  store<f32>(LIST_W + (count << 2), w);
+  return count + 1;
 }

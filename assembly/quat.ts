@@ -632,8 +632,7 @@ function storeIdentity(out: usize): void {
 @inline
 export function lerp4(a: usize, b: usize, w: f32, out: usize): void {
   if (ASC_FEATURE_SIMD) {
-    const va = v128.load(a);
-    v128.store(out, f32x4.add(va, f32x4.mul(f32x4.sub(v128.load(b), va), f32x4.splat(w))));
+    lerp4Lanes(a, b, f32x4.splat(w), out);
   } else {
     const ax = load<f32>(a), ay = load<f32>(a, 4), az = load<f32>(a, 8), aw = load<f32>(a, 12);
     store<f32>(out, ax + (load<f32>(b) - ax) * w);
@@ -641,6 +640,14 @@ export function lerp4(a: usize, b: usize, w: f32, out: usize): void {
     store<f32>(out, az + (load<f32>(b, 8) - az) * w, 8);
     store<f32>(out, aw + (load<f32>(b, 12) - aw) * w, 12);
   }
+}
+
+/** `lerp4` with the weight in every lane of `ws` (SIMD build). */
+// @ts-ignore: decorator
+@inline
+export function lerp4Lanes(a: usize, b: usize, ws: v128, out: usize): void {
+  const va = v128.load(a);
+  v128.store(out, f32x4.add(va, f32x4.mul(f32x4.sub(v128.load(b), va), ws)));
 }
 
 /** Copies one float4. */
