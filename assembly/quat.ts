@@ -52,6 +52,20 @@ export function nlerpShortest4(a: usize, b: usize, w: f32, out: usize, o0: usize
 // @ts-ignore: decorator
 @inline
 export function nlerpShortestLanes4(a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize, ws: v128, d0: usize, d1: usize, d2: usize, d3: usize): void {
+  nlerpLanes4(a0, a1, a2, a3, b0, b1, b2, b3, ws, d0, d1, d2, d3, true);
+}
+
+/** `nlerpAligned` of four quaternion pairs as `nlerpShortestLanes4` (no sign test), bit for bit `nlerpAligned`. */
+// @ts-ignore: decorator
+@inline
+export function nlerpAlignedLanes4(a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize, ws: v128, d0: usize, d1: usize, d2: usize, d3: usize): void {
+  nlerpLanes4(a0, a1, a2, a3, b0, b1, b2, b3, ws, d0, d1, d2, d3, false);
+}
+
+/** `nlerpShortestLanes4` (`shortest`) or `nlerpAlignedLanes4`. */
+// @ts-ignore: decorator
+@inline
+function nlerpLanes4(a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize, ws: v128, d0: usize, d1: usize, d2: usize, d3: usize, shortest: bool): void {
   const qa0 = v128.load(a0), qa1 = v128.load(a1), qa2 = v128.load(a2), qa3 = v128.load(a3);
   const qb0 = v128.load(b0), qb1 = v128.load(b1), qb2 = v128.load(b2), qb3 = v128.load(b3);
   let t0 = v128.shuffle<f32>(qa0, qa1, 0, 4, 1, 5);
@@ -66,23 +80,32 @@ export function nlerpShortestLanes4(a0: usize, a1: usize, a2: usize, a3: usize, 
   t3 = v128.shuffle<f32>(qb2, qb3, 2, 6, 3, 7);
   let bx = v128.shuffle<f32>(t0, t1, 0, 1, 4, 5), by = v128.shuffle<f32>(t0, t1, 2, 3, 6, 7);
   let bz = v128.shuffle<f32>(t2, t3, 0, 1, 4, 5), bw = v128.shuffle<f32>(t2, t3, 2, 3, 6, 7);
-  // (xx + yy) + (zz + ww), dot4's sums; b negated where the dot's sign bit is set.
-  const dot = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(ay, by)), f32x4.add(f32x4.mul(az, bz), f32x4.mul(aw, bw)));
-  const sign = v128.and(dot, f32x4.splat(-0.0));
-  bx = v128.xor(bx, sign);
-  by = v128.xor(by, sign);
-  bz = v128.xor(bz, sign);
-  bw = v128.xor(bw, sign);
+  if (shortest) {
+    // (xx + yy) + (zz + ww), dot4's sums; b negated where the dot's sign bit is set.
+    const dot = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(ay, by)), f32x4.add(f32x4.mul(az, bz), f32x4.mul(aw, bw)));
+    const sign = v128.and(dot, f32x4.splat(-0.0));
+    bx = v128.xor(bx, sign);
+    by = v128.xor(by, sign);
+    bz = v128.xor(bz, sign);
+    bw = v128.xor(bw, sign);
+  }
   const x = f32x4.add(ax, f32x4.mul(f32x4.sub(bx, ax), ws));
   const y = f32x4.add(ay, f32x4.mul(f32x4.sub(by, ay), ws));
   const z = f32x4.add(az, f32x4.mul(f32x4.sub(bz, az), ws));
   const q = f32x4.add(aw, f32x4.mul(f32x4.sub(bw, aw), ws));
   const len2 = f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)));
   if (!i32x4.all_true(v128.and(f32x4.ge(len2, f32x4.splat(MIN_LENGTH_SQ)), f32x4.le(len2, f32x4.splat(F32.MAX_VALUE))))) {
-    nlerpShortest(a0, b0, f32x4.extract_lane(ws, 0), d0);
-    nlerpShortest(a1, b1, f32x4.extract_lane(ws, 1), d1);
-    nlerpShortest(a2, b2, f32x4.extract_lane(ws, 2), d2);
-    nlerpShortest(a3, b3, f32x4.extract_lane(ws, 3), d3);
+    if (shortest) {
+      nlerpShortest(a0, b0, f32x4.extract_lane(ws, 0), d0);
+      nlerpShortest(a1, b1, f32x4.extract_lane(ws, 1), d1);
+      nlerpShortest(a2, b2, f32x4.extract_lane(ws, 2), d2);
+      nlerpShortest(a3, b3, f32x4.extract_lane(ws, 3), d3);
+    } else {
+      nlerpAligned(a0, b0, f32x4.extract_lane(ws, 0), d0);
+      nlerpAligned(a1, b1, f32x4.extract_lane(ws, 1), d1);
+      nlerpAligned(a2, b2, f32x4.extract_lane(ws, 2), d2);
+      nlerpAligned(a3, b3, f32x4.extract_lane(ws, 3), d3);
+    }
     return;
   }
   const len = f32x4.sqrt(len2);

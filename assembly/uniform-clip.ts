@@ -6,7 +6,7 @@
 // extra one is key 0 again (rotations sign-aligned to the last key), so a cycling clip's last
 // interval reads slice n and never wraps.
 import { CLIP_KEYS, CLIP_LINEAR_COUNT, CLIP_SLOT_COUNT, CLIP_SLOT_OUT, FLAG_SLERP, FLAG_STEP } from './layout';
-import { copy4, lerp4, nlerpAligned, SLERP_SHARED, slerpPrepare, slerpPrepared, slerpPrepared4 } from './quat';
+import { copy4, lerp4, nlerpAligned, nlerpAlignedLanes4, SLERP_SHARED, slerpPrepare, slerpPrepared, slerpPrepared4 } from './quat';
 import { pairK0, pairK1, pairW, uniformKeyPair } from './uniform-key';
 
 /**
@@ -53,7 +53,18 @@ export function uniformSampleSlots(p: usize, time: f64, out: usize, flags: u32):
       slerpPrepared(SLERP_SHARED, s0 + o, s1 + o, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
     }
   } else {
-    for (let j: u32 = L; j < S; j++) {
+    let j: u32 = L;
+    if (ASC_FEATURE_SIMD) {
+      // Four rotations at a time as structure of arrays (their slots are consecutive float4s).
+      const ws = f32x4.splat(w);
+      for (; j + 4 <= S; j += 4) {
+        const a = s0 + (<usize>j << 4);
+        const b = s1 + (<usize>j << 4);
+        const outs = slotOut + (<usize>j << 2);
+        nlerpAlignedLanes4(a, a + 16, a + 32, a + 48, b, b + 16, b + 32, b + 48, ws, out + <usize>load<u32>(outs), out + <usize>load<u32>(outs, 4), out + <usize>load<u32>(outs, 8), out + <usize>load<u32>(outs, 12));
+      }
+    }
+    for (; j < S; j++) {
       const o = <usize>j << 4;
       nlerpAligned(s0 + o, s1 + o, w, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
     }
