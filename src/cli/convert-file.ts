@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import prettyBytes from 'pretty-bytes';
 import type { AnimResource } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
-import { axisConversion, convertResource, type ExportUp, isIdentity } from '../export/axis-conversion.js';
+import { convertibleAtRoots, convertResource, type ExportUp } from '../export/axis-conversion.js';
 import { FormatError } from '../errors.js';
 import { toGltfDocument, writeGlb, writeGltf } from '../export/gltf.js';
 import { rewriteGltf } from '../export/gltf-rewrite.js';
@@ -319,11 +319,12 @@ async function convert(core: AnimCore, job: ConvertJob): Promise<ConvertResult> 
     const options = { fps: job.fps, tolerance: job.tolerance, up: job.up, scale: job.scale };
     if (job.target === 'glb' || job.target === 'gltf') {
       // A glTF input keeps its file: only its animations are rewritten (meshes, skins, materials and
-      // textures byte for byte) — unless --up or --scale asks to convert it, which needs a new document.
+      // textures byte for byte; --up and --scale applied at its root nodes) — unless the root nodes
+      // cannot hold the conversion (a mirror), which needs a new document.
       let source = gltfSource(input);
-      if (source && !isIdentity(axisConversion(resource.axes, options))) {
+      if (source && !convertibleAtRoots(resource, options)) {
         source = undefined;
-        notes.push('written as a new glTF document to change its axes or scale (--up, --scale): nodes, meshes, skins and animations converted; materials, textures, extensions and morph targets of the input are not kept (without these options the file keeps them)');
+        notes.push('written as a new glTF document: the conversion --up asks for mirrors the file, which its root nodes cannot hold; nodes, meshes, skins and animations converted; materials, textures, extensions and morph targets of the input are not kept');
       }
       const exported = source ? rewriteGltf(core, resource, source, { ...options, quantize: job.quantize === true }) : toGltfDocument(core, resource, { ...options, quantize: job.quantize === true });
       if ('glb' in exported) files = job.target === 'glb' ? [{ name: `${name}.glb`, bytes: exported.glb() }] : exported.gltf(name);

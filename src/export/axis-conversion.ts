@@ -8,6 +8,7 @@ import {
   type SkinnedMesh,
   type SourceAxes,
   type UnityCurve,
+  JOINT_PROPERTIES,
   Y_UP_RIGHT_HANDED,
 } from '../anim/index.js';
 import { UsageError } from '../errors.js';
@@ -227,6 +228,116 @@ function convertMesh(mesh: Mesh, c: AxisConversion): Mesh {
 
 function convertSkin(skin: SkinnedMesh, c: AxisConversion): SkinnedMesh {
   return { ...skin, positions: vectors(c, skin.positions, c.scale), indices: triangles(c, skin.indices) };
+}
+
+/** The unit quaternion (x y z w) of the proper rotation `c` (det 1) stands for. */
+function rotationQuaternion(c: AxisConversion): [number, number, number, number] {
+  const m = [0, 1, 2].map((i) => [0, 1, 2].map((j) => (c.from[i] === j ? c.sign[i]! : 0)));
+  // Shepperd's method: from the largest of w², x², y², z² (entries are 0 and ±1, so no rounding).
+  const t = m[0]![0]! + m[1]![1]! + m[2]![2]!;
+  if (t > 0) {
+    const w = Math.sqrt(1 + t) / 2;
+    return [(m[2]![1]! - m[1]![2]!) / (4 * w), (m[0]![2]! - m[2]![0]!) / (4 * w), (m[1]![0]! - m[0]![1]!) / (4 * w), w];
+  }
+  const i = m[0]![0]! >= m[1]![1]! && m[0]![0]! >= m[2]![2]! ? 0 : m[1]![1]! >= m[2]![2]! ? 1 : 2;
+  const j = (i + 1) % 3;
+  const k = (i + 2) % 3;
+  const q = [0, 0, 0, 0];
+  q[i] = Math.sqrt(1 + m[i]![i]! - m[j]![j]! - m[k]![k]!) / 2;
+  q[j] = (m[j]![i]! + m[i]![j]!) / (4 * q[i]!);
+  q[k] = (m[k]![i]! + m[i]![k]!) / (4 * q[i]!);
+  q[3] = (m[k]![j]! - m[j]![k]!) / (4 * q[i]!);
+  return q as [number, number, number, number];
+}
+
+/** `p ⊗ q` for every float4 quaternion (x y z w) of `values`; a new array (float32, or float64 for rest poses). */
+function premultiplied<A extends Float32Array | Float64Array>(p: readonly number[], values: ArrayLike<number>, array: new (n: number) => A): A {
+  const [ax, ay, az, aw] = p as [number, number, number, number];
+  const out = new array(values.length);
+  for (let k = 0; k < values.length; k += 4) {
+    const bx = values[k]!, by = values[k + 1]!, bz = values[k + 2]!, bw = values[k + 3]!;
+    out[k] = aw * bx + ax * bw + ay * bz - az * by;
+    out[k + 1] = aw * by - ax * bz + ay * bw + az * bx;
+    out[k + 2] = aw * bz + ax * by - ay * bx + az * bw;
+    out[k + 3] = aw * bw - ax * bx - ay * by - az * bz;
+  }
+  return out;
+}
+
+/** The names of `skeleton`'s root joints whose curves drive them (a curve drives the first joint of its name, `bindJoints`). */
+function rootJoints(skeleton: Skeleton): Set<string> {
+  const roots = new Set<string>();
+  const seen = new Set<string>();
+  for (const j of skeleton.joints) {
+    if (!seen.has(j.name) && j.parent < 0) roots.add(j.name);
+    seen.add(j.name);
+  }
+  return roots;
+}
+
+/** Whether `curve` is a translation, rotation or scale curve of one of `roots`. */
+function drivesRoot(curve: AnimCurve, roots: ReadonlySet<string>): boolean {
+  const { joint, property } = curve.target;
+  return joint !== null && roots.has(joint) && (JOINT_PROPERTIES as readonly string[]).includes(property);
+}
+
+/**
+ * Whether `convertRoots` can apply the conversion `options` ask for at `resource`'s root joints:
+ * none to apply, or a proper rotation (det 1: a TRS node holds no mirror without negative scales)
+ * with a skeleton and no root curve in Unity lanes (a rotation does not map lane by lane).
+ * @throws UsageError as `axisConversion`
+ */
+export function convertibleAtRoots(resource: AnimResource, options: ExportAxisOptions = {}): boolean {
+  const c = axisConversion(resource.axes, options);
+  if (isIdentity(c)) return true;
+  if (c.det !== 1 || resource.skeleton === null) return false;
+  const roots = rootJoints(resource.skeleton);
+  return resource.clips.every((clip) => clip.curves.every((curve) => curve.keys.encoding !== 'unity' || !drivesRoot(curve, roots)));
+}
+
+/**
+ * `resource` with the conversion applied where its hierarchy starts, as a glTF file rewritten in
+ * place carries it (`rewriteGltf`): every root joint's rest pose and translation, rotation and
+ * scale curves premultiplied by it — translation s·P·t, rotation q_P ⊗ q, scale s·S for the
+ * rotation P and length factor s — while the other joints (local to their parents), meshes and
+ * skins stay as they are, so that every model-space matrix, and so every skinned vertex, is the
+ * conversion times the source's. The map is linear on keys and cubic tangents and orthogonal on
+ * rotations, so sampling commutes with it (lerp, nlerp, slerp, Hermite; shortest-path signs keep).
+ * Returns `resource` itself when nothing changes; never modifies it.
+ * @throws UsageError when not `convertibleAtRoots`, and as `axisConversion`
+ */
+export function convertRoots(resource: AnimResource, options: ExportAxisOptions = {}): AnimResource {
+  const c = axisConversion(resource.axes, options);
+  if (isIdentity(c)) return resource;
+  if (!convertibleAtRoots(resource, options)) {
+    throw new UsageError('up and scale applied at the root nodes cannot mirror a file or turn Unity curves of a root; convert the whole resource (convertResource) instead');
+  }
+  const q = rotationQuaternion(c);
+  const translation = laneMap(c, 'translation')!;
+  const scaled: LaneMap = { from: [0, 1, 2, 3], factor: [c.scale, c.scale, c.scale, 1] };
+  const convert = (property: string, values: Float32Array): Float32Array => (property === 'rotation' ? premultiplied(q, values, Float32Array) : mapFloat4s(values, property === 'translation' ? translation : scaled));
+  const skeleton = resource.skeleton!;
+  const roots = rootJoints(skeleton);
+  const clips = resource.clips.map((clip) =>
+    clip.withCurves(
+      clip.curves.map((curve): AnimCurve => {
+        const keys = curve.keys;
+        if (!drivesRoot(curve, roots) || keys.encoding === 'unity') return curve; // unity: not on a root (checked above)
+        const property = curve.target.property;
+        return { ...curve, keys: keys.encoding === 'static' ? { encoding: 'static', value: convert(property, keys.value) } : { ...keys, values: convert(property, keys.values) } };
+      }),
+    ),
+  );
+  // Rest poses in float64 as read, the rotation renormalised: glTF nodes need unit quaternions, and
+  // a file's own rounding (0.7071068 twice) turned by 45° puts a component past 1.
+  const joints = skeleton.joints.map((j) => {
+    if (j.parent >= 0) return j;
+    const r = premultiplied(q, j.rest.rotation, Float64Array);
+    const n = Math.hypot(...r);
+    const rest = { translation: vector(c, j.rest.translation, 0, c.scale), rotation: [r[0]! / n, r[1]! / n, r[2]! / n, r[3]! / n] as [number, number, number, number], scale: j.rest.scale.map((v) => c.scale * v) as [number, number, number] };
+    return { ...j, rest };
+  });
+  return new AnimResource({ format: resource.format, clips, skeleton: new Skeleton(joints), meshes: [...resource.meshes], skins: [...resource.skins], info: resource.info, warnings: [...resource.warnings], axes: c.axes });
 }
 
 /**

@@ -1,7 +1,6 @@
 import { ImageUtils } from '@gltf-transform/core';
 import type { AnimClip, AnimResource } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
-import { UsageError } from '../errors.js';
 import { shorten } from '../formats/text.js';
 import { decodeDataUri } from '../formats/gltf/buffers.js';
 import { morphTargetCount } from '../formats/gltf/check-document.js';
@@ -10,10 +9,10 @@ import type { JsonObject } from '../formats/gltf/json-fields.js';
 import { READ_EXTENSIONS } from '../formats/gltf/read-extensions.js';
 import type { GltfSource } from '../formats/gltf/source.js';
 import { type ChannelNodes, type PlannedAnimation, planAnimations } from './animation-channels.js';
-import { axisConversion, isIdentity } from './axis-conversion.js';
+import { type AxisConversion, axisConversion, convertRoots } from './axis-conversion.js';
 import type { ExportCounts } from './export-counts.js';
 import { exportAxes, type GltfExportOptions, type OutputFile } from './gltf.js';
-import type { ClipReduction } from './reduce-clip.js';
+import { type ClipReduction, keyTolerance, type ToleranceOption } from './reduce-clip.js';
 import { SharedTimes } from './shared-times.js';
 
 /** GLB header and chunk types (glTF 2.0 §4.4). */
@@ -50,22 +49,26 @@ export interface GltfRewrite {
  * file refers to them (meshes, skins, images, `EXT_mesh_gpu_instancing`). Extensions animcore does
  * not read are left out (their references could not be renumbered), with a warning. Channels
  * drive node i for skeleton joint i, else the node of the joint's name. `asset.extras.animcore`
- * records the axes as `toGltfDocument` does.
+ * records the axes as `toGltfDocument` does. With `up` or `scale` the conversion is applied where
+ * the hierarchy starts (`convertRoots`: the parentless nodes and their channels), so meshes, skins
+ * and everything else stay byte for byte while every model-space matrix and skinned vertex is
+ * converted.
  * @param resource the resource to write: `openGltf`'s, or one made from it with the same skeleton (`bakeSequence`)
  * @param source the file it came from (`gltfSource(input)`)
- * @throws UsageError for `up` or `scale` that would convert the file (it is written in its own
- *   axes), and as `toGltfDocument`
+ * @throws UsageError for a conversion the root nodes cannot hold (a mirror: a glTF input recorded
+ *   as left-handed; Unity curves on a root), and as `toGltfDocument`
  */
 export function rewriteGltf(core: AnimCore, resource: AnimResource, source: GltfSource, options: GltfExportOptions = {}): GltfRewrite {
-  if (!isIdentity(axisConversion(resource.axes, options))) {
-    throw new UsageError('a glTF input is rewritten in its own axes: up and scale cannot change it (convert with toGltfDocument instead)');
-  }
-  const plan = planAnimations(core, resource, options, () => sourceNodes(source, resource));
+  const conversion = axisConversion(resource.axes, options);
+  const converted = convertRoots(resource, options);
+  // The conversion is in `converted` already: planned in its own axes.
+  const plan = planAnimations(core, converted, { ...options, up: 'source', scale: 1, tolerance: rootTolerance(options.tolerance, conversion.scale) }, () => sourceNodes(source, converted));
   const warnings = [...plan.warnings];
   const json = withReadExtensions(source.json, warnings);
   const layout = layOut(source, json, warnings);
   const animations = addAnimations(layout, plan.animations.filter((a) => a !== null), plan.interpolation);
   const out = rewrittenJson(json, layout, animations);
+  if (converted !== resource) out.nodes = convertedRootNodes(out.nodes as JsonObject[], conversion, converted);
   (out.asset as JsonObject).extras = { ...((out.asset as JsonObject).extras as JsonObject | undefined), animcore: exportAxes(resource, options) };
   return {
     glb: () => glb(out, layout),
@@ -77,10 +80,41 @@ export function rewriteGltf(core: AnimCore, resource: AnimResource, source: Gltf
   };
 }
 
-/** The source's nodes as channel targets: node i for skeleton joint i, then nodes by name; rest poses as read (matrices decomposed). */
+/**
+ * The tolerance to reduce keys with when only the root nodes carry the length factor `scale`: the
+ * other joints' translations stay in the input's units, where an error becomes `scale` times larger
+ * in the output, so above a factor of 1 their tolerance is divided by it (the output's stays within
+ * the asked one; below 1 it is smaller anyway).
+ */
+function rootTolerance(option: ToleranceOption | undefined, scale: number): ToleranceOption | undefined {
+  const tolerance = keyTolerance(option);
+  return tolerance === null || scale <= 1 ? option : { ...tolerance, translation: tolerance.translation / scale };
+}
+
+/**
+ * `nodes` with every parentless node placed by the conversion (`convertRoots`): a `matrix` node's
+ * matrix premultiplied by it, a TRS node's translation, rotation and scale those of its converted
+ * rest pose (node i is skeleton joint i). New objects; `nodes` is not modified.
+ */
+function convertedRootNodes(nodes: JsonObject[], c: AxisConversion, converted: AnimResource): JsonObject[] {
+  const children = new Set(nodes.flatMap((n) => (n.children as number[] | undefined) ?? []));
+  return nodes.map((node, i) => {
+    if (children.has(i)) return node;
+    if (node.matrix !== undefined) {
+      const m = node.matrix as number[];
+      // Column-major: row r of column k becomes sign[r] × scale × row from[r]; the last row stays.
+      return { ...node, matrix: m.map((v, e) => (e % 4 === 3 ? v : c.sign[e % 4]! * c.scale * m[e - (e % 4) + c.from[e % 4]!]!)) };
+    }
+    const rest = converted.skeleton!.joints[i]!.rest;
+    return { ...node, translation: [...rest.translation], rotation: [...rest.rotation], scale: [...rest.scale] };
+  });
+}
+
+/** The source's nodes as channel targets: node i for skeleton joint i, then nodes by name; rest poses of `resource`'s skeleton when it is the source's joint for joint (roots converted), else as read (matrices decomposed). */
 function sourceNodes(source: GltfSource, resource: AnimResource): ChannelNodes<number> {
   const byName = new Map<string, number>();
   const count = source.skeleton.joints.length;
+  const rests = resource.skeleton?.joints.length === count ? resource.skeleton : source.skeleton;
   (resource.skeleton?.joints ?? []).forEach((j, i) => {
     if (i < count && !byName.has(j.name)) byName.set(j.name, i);
   });
@@ -91,7 +125,7 @@ function sourceNodes(source: GltfSource, resource: AnimResource): ChannelNodes<n
   const nodes = source.collections.nodes!;
   return {
     byName,
-    rest: (i, property) => source.skeleton.joints[i]!.rest[property],
+    rest: (i, property) => rests.joints[i]!.rest[property],
     morphTargets: (i) => morphTargetCount(source.collections, nodes[i]!),
   };
 }

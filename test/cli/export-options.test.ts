@@ -55,31 +55,43 @@ describe('resample export options', () => {
     expect(JSON.parse(readFileSync(join(out, 'hand-wave.json'), 'utf8')).axes).toEqual({ up: 'y', source: 'Y-up, left-handed', scale: 1 });
   });
 
-  it.skipIf(!haveFixtures('gltf'))('--up and --scale convert a glTF input into a new document, with a note saying what it does not keep; without them the file is rewritten', () => {
+  it.skipIf(!haveFixtures('gltf'))('--up and --scale convert a glTF input at its root nodes and keep the rest of the file (materials too)', () => {
     const input = fixturePath('gltf', 'CesiumMan.glb');
+    type Node = { name?: string; children?: number[]; matrix?: number[]; translation?: number[]; rotation?: number[]; scale?: number[] };
     const glbJson = (path: string) => {
       const glb = readFileSync(path);
-      return JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
+      return JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8')) as { nodes: Node[]; materials?: unknown; textures?: unknown; images?: unknown[]; asset: { extras: { animcore: { scale: number } } } };
     };
     const out = tmp();
     const r = run('resample', input, '--fps', '30', '--up', 'source', '--scale', '2', '--out', out, '--json');
     expect(r.status, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.converted).toBe(1);
-    expect(summary.notes.map((n: { note: string }) => n.note)).toEqual([expect.stringMatching(/^written as a new glTF document to change its axes or scale.*materials, textures, extensions and morph targets of the input are not kept/)]);
+    expect(summary.notes).toEqual([]);
     const scaled = glbJson(join(out, 'CesiumMan.glb'));
-    expect(scaled.asset.extras.animcore.scale).toBe(2);
-    expect(scaled.materials).toBeUndefined();
     const source = glbJson(input);
-    const kept = tmp();
-    expect(run('resample', input, '--fps', '30', '--out', kept).status).toBe(0);
-    expect(glbJson(join(kept, 'CesiumMan.glb')).materials).toEqual(source.materials);
-    // Lengths doubled: every node's translation (nodes by name).
-    const translations = (json: { nodes: { name?: string; translation?: number[] }[] }) => new Map(json.nodes.filter((n) => n.name && n.translation).map((n) => [n.name!, n.translation!]));
-    const before = translations(source);
-    const after = translations(scaled);
-    expect(before.size).toBeGreaterThan(10);
-    for (const [name, t] of before) t.forEach((v, i) => expect(after.get(name)![i]).toBeCloseTo(2 * v, 5));
+    expect(scaled.asset.extras.animcore.scale).toBe(2);
+    expect(scaled.materials).toEqual(source.materials);
+    expect(scaled.textures).toEqual(source.textures);
+    expect(scaled.images?.length).toBe(source.images?.length);
+    // Lengths doubled where the hierarchy starts; every other node as it was.
+    const children = new Set(source.nodes.flatMap((n) => n.children ?? []));
+    expect(children.size).toBeGreaterThan(10);
+    source.nodes.forEach((n, i) => {
+      const after = scaled.nodes[i]!;
+      if (children.has(i)) {
+        expect(after).toEqual(n);
+        return;
+      }
+      if (n.matrix) {
+        // Column-major: the three rows of every column doubled, the last row kept.
+        n.matrix.forEach((v, e) => expect(after.matrix![e]).toBeCloseTo(e % 4 === 3 ? v : 2 * v, 6));
+        return;
+      }
+      (n.translation ?? [0, 0, 0]).forEach((v, k) => expect(after.translation![k]).toBeCloseTo(2 * v, 5));
+      (n.scale ?? [1, 1, 1]).forEach((v, k) => expect(after.scale![k]).toBeCloseTo(2 * v, 5));
+      (n.rotation ?? [0, 0, 0, 1]).forEach((v, k) => expect(after.rotation![k]).toBeCloseTo(v, 6));
+    });
   });
 
   it('--quantize writes glTF rotations as normalized int16 within --angle-tolerance, and is refused for json and nax3', async () => {

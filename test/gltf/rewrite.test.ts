@@ -1,6 +1,9 @@
 import validator from 'gltf-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AnimResource, bindJoints } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
+import { UsageError } from '../../src/errors.js';
+import { referenceLocalToModel, referenceSample } from '../../src/reference/index.js';
 import { rewriteGltf } from '../../src/export/gltf-rewrite.js';
 import { gltfSource, openGltf, readGltfContainer } from '../../src/formats/gltf/index.js';
 import { decodeDataUri } from '../../src/formats/gltf/buffers.js';
@@ -108,10 +111,61 @@ describe.skipIf(!have)('glTF → glTF without a document model (rewriteGltf)', (
     resource.dispose();
   });
 
-  it('refuses up and scale (the file is written in its own axes) as a UsageError', async () => {
-    const resource = await openGltfFixture(files[0]!);
+  /** Every node's model-space matrix (16 f32 each) at time `t` of clip `c` (or at rest, without one), by the plain-TypeScript reference. */
+  const modelSpace = (resource: AnimResource, c: number | null, t: number): Float32Array => {
+    const clip = c === null ? null : resource.clips[c]!;
+    const curves = clip?.curves ?? [];
+    const out = { samples: new Float32Array(4 * curves.length), counts: new Uint8Array(curves.length) };
+    if (clip) referenceSample(clip, t, out);
+    const matrices = new Float32Array(16 * resource.skeleton!.size);
+    referenceLocalToModel(out, bindJoints(curves, resource.skeleton!), matrices);
+    return matrices;
+  };
+
+  it.each(files)('%s: up z and scale 0.01 applied at the root nodes: the rest of the file kept, every model-space matrix the conversion times the unconverted one', async (file) => {
+    const resource = await openGltfFixture(file);
+    const source = gltfSource(resource)!;
     core.load(resource);
-    expect(() => rewriteGltf(core, resource, gltfSource(resource)!, { up: 'z' })).toThrow(/own axes/);
+    const options = { fps: 30, tolerance: 0 };
+    const plain = await openGltf({ gltf: rewriteGltf(core, resource, source, options).glb() });
+    const glb = rewriteGltf(core, resource, source, { ...options, up: 'z', scale: 0.01 }).glb();
+    const report = await validator.validateBytes(glb);
+    expect(report.issues.messages.filter((m) => m.severity === 0)).toEqual([]);
+    const out = readGltfContainer(glb).json as Json;
+    const input = source.json as Json;
+    for (const key of ['materials', 'textures', 'samplers', 'scenes', 'cameras', 'meshes']) expect(JSON.stringify(out[key]), key).toEqual(JSON.stringify(input[key]));
+    expect(out.asset.extras.animcore).toMatchObject({ up: 'z', scale: 0.01 });
+    const children = new Set((input.nodes as Json[]).flatMap((n) => n.children ?? []));
+    (input.nodes as Json[]).forEach((n, i) => children.has(i) && expect(out.nodes[i], `node ${i}`).toEqual(JSON.parse(JSON.stringify(n))));
+    const converted = await openGltf({ gltf: glb });
+    // Y-up to Z-up (x, y, z) → (x, −z, y), times 0.01; column-major 4×4.
+    const c = [0.01, 0, 0, 0, 0, 0, 0.01, 0, 0, -0.01, 0, 0, 0, 0, 0, 1];
+    const check = (clip: number | null, t: number) => {
+      const a = modelSpace(plain, clip, t);
+      const b = modelSpace(converted, clip, t);
+      for (let m = 0; m < a.length; m += 16) {
+        const size = Math.max(1e-3, ...Array.from(a.subarray(m, m + 16), Math.abs));
+        for (let col = 0; col < 4; col++) {
+          for (let row = 0; row < 4; row++) {
+            let want = 0;
+            for (let k = 0; k < 4; k++) want += c[4 * k + row]! * a[m + 4 * col + k]!;
+            expect(Math.abs(b[m + 4 * col + row]! - want), `${file} clip ${clip} t=${t} node ${m / 16} [${row}][${col}]`).toBeLessThanOrEqual(2e-6 * size);
+          }
+        }
+      }
+    };
+    check(null, 0);
+    plain.clips.forEach((clip, k) => {
+      for (let i = 0; i <= 8; i++) check(k, (clip.duration * i) / 8 + (i % 2) * 0.013);
+    });
+    for (const r of [plain, converted, resource]) r.dispose();
+  });
+
+  it('refuses a conversion the root nodes cannot hold (a mirror) as a UsageError', async () => {
+    const resource = await openGltfFixture(files[0]!);
+    const leftHanded = new AnimResource({ format: resource.format, clips: [...resource.clips], skeleton: resource.skeleton, axes: { up: 'y', handedness: 'left', basis: 'test' } });
+    core.load(leftHanded);
+    expect(() => rewriteGltf(core, leftHanded, gltfSource(resource)!, { up: 'y' })).toThrow(UsageError);
     resource.dispose();
   });
 });
