@@ -161,6 +161,37 @@ describe.skipIf(!have)('glTF → glTF without a document model (rewriteGltf)', (
     for (const r of [plain, converted, resource]) r.dispose();
   });
 
+  it('with a scale above 1, reduces the other nodes\' translations so that their error in output units stays within the tolerance', async () => {
+    const resource = await openGltfFixture('CesiumMan.glb');
+    const source = gltfSource(resource)!;
+    core.load(resource);
+    const [exact, reduced] = await Promise.all([0, 1e-3].map((tolerance) => openGltf({ gltf: rewriteGltf(core, resource, source, { fps: 30, scale: 100, up: 'source', tolerance }).glb() })));
+    const roots = new Set(resource.skeleton!.joints.filter((j) => j.parent < 0).map((j) => j.name));
+    const clip = (r: AnimResource) => r.clips[0]!;
+    // Every other joint's translation: its curve's sample, or its rest value where the file leaves the channel out.
+    const translations = (r: AnimResource) => {
+      const at = new Map(clip(r).curves.map((c, i) => [`${c.target.joint}/${c.target.property}`, i]));
+      const out = { samples: new Float32Array(4 * clip(r).curves.length), counts: new Uint8Array(clip(r).curves.length) };
+      const joints = r.skeleton!.joints.filter((j) => !roots.has(j.name));
+      return (t: number) => {
+        referenceSample(clip(r), t, out);
+        return joints.map((j) => {
+          const i = at.get(`${j.name}/translation`);
+          return i === undefined ? j.rest.translation : Array.from(out.samples.subarray(4 * i, 4 * i + 3));
+        });
+      };
+    };
+    const [a, b] = [translations(exact), translations(reduced)];
+    let largest = 0;
+    for (let t = 0; t <= clip(exact).duration; t += 1 / 240) {
+      const [u, v] = [a(t), b(t)];
+      u.forEach((p, k) => (largest = Math.max(largest, 100 * Math.hypot(p[0]! - v[k]![0]!, p[1]! - v[k]![1]!, p[2]! - v[k]![2]!))));
+    }
+    expect(largest).toBeGreaterThan(0);
+    expect(largest).toBeLessThanOrEqual(1e-3 * (1 + 1e-3));
+    for (const r of [exact, reduced, resource]) r.dispose();
+  });
+
   it('refuses a conversion the root nodes cannot hold (a mirror) as a UsageError', async () => {
     const resource = await openGltfFixture(files[0]!);
     const leftHanded = new AnimResource({ format: resource.format, clips: [...resource.clips], skeleton: resource.skeleton, axes: { up: 'y', handedness: 'left', basis: 'test' } });
