@@ -95,21 +95,29 @@ function nlerpLanes4(a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: 
   const q = f32x4.add(aw, f32x4.mul(f32x4.sub(bw, aw), ws));
   const len2 = f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)));
   if (!i32x4.all_true(v128.and(f32x4.ge(len2, f32x4.splat(MIN_LENGTH_SQ)), f32x4.le(len2, f32x4.splat(F32.MAX_VALUE))))) {
-    if (shortest) {
-      nlerpShortest(a0, b0, f32x4.extract_lane(ws, 0), d0);
-      nlerpShortest(a1, b1, f32x4.extract_lane(ws, 1), d1);
-      nlerpShortest(a2, b2, f32x4.extract_lane(ws, 2), d2);
-      nlerpShortest(a3, b3, f32x4.extract_lane(ws, 3), d3);
-    } else {
-      nlerpAligned(a0, b0, f32x4.extract_lane(ws, 0), d0);
-      nlerpAligned(a1, b1, f32x4.extract_lane(ws, 1), d1);
-      nlerpAligned(a2, b2, f32x4.extract_lane(ws, 2), d2);
-      nlerpAligned(a3, b3, f32x4.extract_lane(ws, 3), d3);
-    }
+    nlerpEach4(a0, a1, a2, a3, b0, b1, b2, b3, ws, d0, d1, d2, d3, shortest);
     return;
   }
   const len = f32x4.sqrt(len2);
   transposeStore(f32x4.div(x, len), f32x4.div(y, len), f32x4.div(z, len), f32x4.div(q, len), d0, d1, d2, d3);
+}
+
+/**
+ * `nlerpLanes4` quaternion by quaternion, for a group holding a zero or an overflowing sum. Out
+ * of line: real data never comes here, and the inlined copies would grow every caller.
+ */
+function nlerpEach4(a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize, ws: v128, d0: usize, d1: usize, d2: usize, d3: usize, shortest: bool): void {
+  if (shortest) {
+    nlerpShortest(a0, b0, f32x4.extract_lane(ws, 0), d0);
+    nlerpShortest(a1, b1, f32x4.extract_lane(ws, 1), d1);
+    nlerpShortest(a2, b2, f32x4.extract_lane(ws, 2), d2);
+    nlerpShortest(a3, b3, f32x4.extract_lane(ws, 3), d3);
+  } else {
+    nlerpAligned(a0, b0, f32x4.extract_lane(ws, 0), d0);
+    nlerpAligned(a1, b1, f32x4.extract_lane(ws, 1), d1);
+    nlerpAligned(a2, b2, f32x4.extract_lane(ws, 2), d2);
+    nlerpAligned(a3, b3, f32x4.extract_lane(ws, 3), d3);
+  }
 }
 
 /** Normalised lerp with no sign test: for keys sign-aligned at load time. */
