@@ -23,7 +23,7 @@ import {
   KEYED_TIMES,
   KEYED_VALUES,
 } from './layout';
-import { copy4, normalize4, normalizeLanes4 } from './quat';
+import { copy4, normalize4, normalizeLane, normalizeLanes4 } from './quat';
 
 /** Samples the slots of cubic clip block `p` at `time` seconds into `out`; `cursors` as `keyedSampleSlots`. */
 export function cubicSampleSlots(p: usize, time: f64, out: usize, cursors: usize, flags: u32): void {
@@ -95,8 +95,9 @@ function hermiteMembers(a: usize, stride: usize, out: usize, outs: usize, from: 
     }
     for (; m < to; m++) {
       const dst = out + <usize>load<u32>(outs + (m << 2));
-      v128.store(dst, hermite(a + m * CUBIC_KEY_BYTES, stride, w00, w10, w01, w11));
-      if (rotation) normalize4(dst, dst);
+      const r = hermite(a + m * CUBIC_KEY_BYTES, stride, w00, w10, w01, w11);
+      if (rotation) normalizeLane(r, dst);
+      else v128.store(dst, r);
     }
   } else {
     for (let m = from; m < to; m++) {

@@ -582,10 +582,10 @@ export function normalizeLanes4(q0: v128, q1: v128, q2: v128, q3: v128, d0: usiz
     f32x4.add(v128.shuffle<f32>(zw01, zw23, 0, 2, 4, 6), v128.shuffle<f32>(zw01, zw23, 1, 3, 5, 7)),
   );
   if (!i32x4.all_true(v128.and(f32x4.ge(len2, f32x4.splat(MIN_LENGTH_SQ)), f32x4.le(len2, f32x4.splat(F32.MAX_VALUE))))) {
-    normalizeStore(q0, d0);
-    normalizeStore(q1, d1);
-    normalizeStore(q2, d2);
-    normalizeStore(q3, d3);
+    normalizeLane(q0, d0);
+    normalizeLane(q1, d1);
+    normalizeLane(q2, d2);
+    normalizeLane(q3, d3);
     return;
   }
   const len = f32x4.sqrt(len2);
@@ -593,6 +593,15 @@ export function normalizeLanes4(q0: v128, q1: v128, q2: v128, q3: v128, d0: usiz
   v128.store(d1, f32x4.div(q1, v128.shuffle<f32>(len, len, 1, 1, 1, 1)));
   v128.store(d2, f32x4.div(q2, v128.shuffle<f32>(len, len, 2, 2, 2, 2)));
   v128.store(d3, f32x4.div(q3, v128.shuffle<f32>(len, len, 3, 3, 3, 3)));
+}
+
+/**
+ * SIMD: `normalize4` of a float4 held in a register, into `out`. Out of line, one copy for every
+ * caller (the module's size): the rare lanes of `normalizeLanes4`, the rotations past a sampler's
+ * last four.
+ */
+export function normalizeLane(q: v128, out: usize): void {
+  normalizeStore(q, out);
 }
 
 /** dot(a, b) in all four lanes. */
