@@ -187,6 +187,36 @@ describe.each(BUILDS)('quantized encoding, %s build', (build) => {
     resource.dispose();
   });
 
+  it('keeps a rotation curve float where the codes would turn neighbouring keys to opposite arcs (keys 180° apart, slerp)', () => {
+    // Unit keys with a dot of +1.7e-6 (a half-turn between them) whose i16 codes have a dot of
+    // −5.9e-6: slerp of the codes would take the other arc, a whole rotation away from the float
+    // sample. Found by searching random pairs; every per-key and nlerp check passes at 1e-4.
+    const a = [0.48704516887664795, 0.43927285075187683, 0.7423951029777527, 0.13665980100631714];
+    const b = [0.8337938785552979, -0.09231079369783401, -0.43125253915786743, -0.3320959508419037];
+    const clip = new AnimClip({
+      name: 'half-turn',
+      curves: [{ curveType: 'rotation', active: true, target: { joint: 'j', property: 'rotation' }, keys: { encoding: 'uniform', values: Float32Array.from([...a, ...b]) } }],
+      keyCount: 2,
+      keyDuration: 1,
+    });
+    const bounds = { rotation: 1e-4 };
+    expect(quantizeClip(clip, bounds)).toEqual([null]);
+    const resource = new AnimResource({ format: 'test', clips: [clip] });
+    core.load(resource, { compression: bounds });
+    const buf = core.createSampleBuffer(clip);
+    const float = sampleArrays(1);
+    try {
+      for (const t of [0.25, 0.5, 0.75]) {
+        core.sampler.sample(clip, t, buf, { rotation: 'slerp' });
+        referenceSample(clip, t, float, { rotation: 'slerp' });
+        expectCloseRelative(buf.samples, float.samples);
+      }
+    } finally {
+      buf.dispose();
+      resource.dispose();
+    }
+  });
+
   it('refuses compression bounds that are not finite numbers > 0, loading nothing', () => {
     const clip = makeRig(1, 4, 1);
     const resource = new AnimResource({ format: 'test', clips: [clip] });

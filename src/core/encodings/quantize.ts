@@ -65,7 +65,8 @@ export function compressionTolerances(options: CompressionOptions): Required<Com
  * QUANT_ROTATION_SCALE (assembly/layout.ts QUANT_*). Every decoded key is checked against the
  * float key, and between keys the interpolation's growth of the error is bounded (lerp keeps it;
  * nlerp turns an error e of the lerped keys into at most asin(e / |lerp(q0, q1, w)|) after the
- * normalisation), so the bound holds at every sample time.
+ * normalisation), so the bound holds at every sample time; neighbouring decoded keys must keep a
+ * dot product ≥ MIN_DECODED_DOT, so that slerp takes the float keys' arc.
  * @throws UsageError for bounds that are not finite numbers > 0
  */
 export function quantizeClip(clip: AnimClip, options: CompressionOptions): (QuantizedCurve | null)[] {
@@ -129,6 +130,13 @@ export function decodeVectorComponent(code: number, range: Float32Array, i: numb
 
 /** Keys whose lerp comes closer to zero than this stay float: nlerp's error grows as 1 / |lerp|. */
 const MIN_LERP_LENGTH = 0.5;
+/**
+ * Neighbouring keys whose decoded dot product is below this stay float: slerp takes the shortest
+ * arc by the dot's sign (in f32 in the SIMD build), the float keys, aligned to dot ≥ 0, the
+ * positive side, and codes may turn a dot near 0 (keys 180° apart) negative; 1e-6 is beyond the
+ * f32 rounding of a dot of unit keys (≈ 2.4e-7).
+ */
+const MIN_DECODED_DOT = 1e-6;
 
 function quantizeRotations(keys: Float32Array, count: number, tolerance: number): QuantizedCurve | null {
   const codes = new Int16Array(4 * count);
@@ -153,12 +161,14 @@ function quantizeRotations(keys: Float32Array, count: number, tolerance: number)
   }
   for (let k = 0; k + 1 < count; k++) {
     // The shortest lerp of keys k and k + 1 over w in [0, 1] (its length is a quadratic in w).
-    let dd = 0, ad = 0;
+    let dd = 0, ad = 0, dot = 0;
     for (let i = 0; i < 4; i++) {
       const a = keys[4 * k + i]!, d = keys[4 * k + 4 + i]! - a;
       dd += d * d;
       ad += a * d;
+      dot += fr(codes[4 * k + i]! * ROT_DECODE) * fr(codes[4 * k + 4 + i]! * ROT_DECODE);
     }
+    if (!(dot >= MIN_DECODED_DOT)) return null;
     const w = dd > 0 ? Math.min(1, Math.max(0, -ad / dd)) : 0;
     let len = 0;
     for (let i = 0; i < 4; i++) {
