@@ -29,11 +29,27 @@ import { sampleClip } from './sample-clip';
 /** The additive rotation interpolates from identity to the delta: four deltas at a time, or one at DELTAS. */
 const IDENTITY = memory.data<f32>([0, 0, 0, 1], 16);
 const DELTAS = memory.data(64, 16);
-/** The slerp coefficient slot of the layer being applied, and the rest fill's. */
-const SLOT = memory.data(<i32>(SLERP_SLOT_SIZE * 2), 16);
-const FILL_SLOT = SLOT + SLERP_SLOT_SIZE;
-/** The bits of the weight SLOT holds (a NaN's until prepared): a pass checks it inline, without a call. */
-let slotWeight: u32 = 0xffffffff;
+/** The most layers the planned path takes (the key has a bit per layer). */
+const PLAN_LAYERS: usize = 8;
+/**
+ * Slerp coefficient slots, one per layer index (the planned path's layers keep their weights
+ * prepared from instance to instance; the general path uses the first), and the rest fill's.
+ */
+const SLOTS = memory.data(<i32>(SLERP_SLOT_SIZE * (PLAN_LAYERS + 1)), 16);
+const FILL_SLOT = SLOTS + SLERP_SLOT_SIZE * PLAN_LAYERS;
+/** The bits of the weight each slot holds (a NaN's until prepared): a pass checks it inline, without a call. */
+const SLOT_WEIGHTS = memory.data<u32>([0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff], 16);
+/** The slot in use (`useSlot`) and its weight's bits. */
+let slot: usize = SLOTS;
+let slotWeight: usize = SLOT_WEIGHTS;
+
+/** Slot k (< PLAN_LAYERS) for the slerps that follow. */
+// @ts-ignore: decorator
+@inline
+function useSlot(k: usize): void {
+  slot = SLOTS + k * SLERP_SLOT_SIZE;
+  slotWeight = SLOT_WEIGHTS + (k << 2);
+}
 
 // The job's fields, read once per call by `blend`.
 let layers: usize = 0;
@@ -111,6 +127,7 @@ function readJob(job: usize): void {
 
 /** The general path: every layer over every curve, W and the counts per curve in scratch. */
 function blendCurves(): void {
+  useSlot(0);
   // Counts add up in the output counts (saturating at 255 at every step, which is the sum's
   // saturation); the running weights start at 0.
   memory.fill(outCounts, 0, linearCount + rotationCount);
@@ -168,8 +185,6 @@ function sampleLayers(): void {
 // curve as `blendCurves`, so the same result bit for bit, except that a group of four rotations
 // may be another four (`slerpGathered4`'s f32 lanes, within the slerp budget).
 
-/** The most layers the planned path takes (the key has a bit per layer). */
-const PLAN_LAYERS: usize = 8;
 const KEYS: usize = 1 << PLAN_LAYERS;
 /** Per key: its curves that are not rotations, and its rotations (counted, then the next slot in BLEND_ORDER). */
 const KEY_LINEAR = memory.data(<i32>(KEYS << 2), 16);
@@ -187,6 +202,9 @@ const ADD_SAMPLES = memory.data(<i32>(PLAN_LAYERS << 2), 16);
 const ADD_INVERSE = memory.data(<i32>(PLAN_LAYERS << 2), 16);
 const ADD_REFERENCE = memory.data(<i32>(PLAN_LAYERS << 2), 16);
 const ADD_WEIGHT = memory.data(<i32>(PLAN_LAYERS << 2), 16);
+/** The layer index of each normal and each additive contribution (its slerp slot). */
+const OP_LAYER = memory.data(<i32>(PLAN_LAYERS << 2), 16);
+const ADD_LAYER = memory.data(<i32>(PLAN_LAYERS << 2), 16);
 let planned = false;
 let classCount: usize = 0;
 let order: usize = 0;
@@ -281,6 +299,7 @@ function blendClasses(): void {
       if ((key & (1 << k)) == 0 || load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE || !(w > 0)) continue;
       total += w;
       store<u32>(OP_SAMPLES + (ops << 2), load<u32>(l + LAYER_SAMPLES));
+      store<u32>(OP_LAYER + (ops << 2), <u32>k);
       const t = w / total;
       if (ASC_FEATURE_SIMD) v128.store(OP_SHARE + (ops << 4), f32x4.splat(t));
       else store<f32>(OP_SHARE + (ops << 4), t);
@@ -297,6 +316,7 @@ function blendClasses(): void {
         store<u32>(ADD_INVERSE + (adds << 2), load<u32>(l + LAYER_REFERENCE_INVERSE));
         store<u32>(ADD_REFERENCE + (adds << 2), load<u32>(l + LAYER_REFERENCE));
         store<f32>(ADD_WEIGHT + (adds << 2), w);
+        store<u32>(ADD_LAYER + (adds << 2), <u32>k);
         adds++;
       }
     }
@@ -382,6 +402,7 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
     for (let k: usize = 1; k < ops; k++) {
       const v = <usize>load<u32>(OP_SAMPLES + (k << 2));
       const t = load<f32>(OP_SHARE + (k << 4));
+      useSlot(<usize>load<u32>(OP_LAYER + (k << 2)));
       let at = from;
       if (slerp) {
         if (ASC_FEATURE_SIMD) {
@@ -419,6 +440,7 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
     const samples = <usize>load<u32>(ADD_SAMPLES + (k << 2));
     const inverse = <usize>load<u32>(ADD_INVERSE + (k << 2));
     const w = load<f32>(ADD_WEIGHT + (k << 2));
+    useSlot(<usize>load<u32>(ADD_LAYER + (k << 2)));
     let at = from;
     if (ASC_FEATURE_SIMD && slerp && w <= 1) {
       for (; at + 16 <= to; at += 16) {
@@ -568,12 +590,12 @@ function groupWeight(i0: usize, i1: usize, i2: usize, i3: usize): f32 {
   return w;
 }
 
-/** SIMD: d_k = slerp(a_k, b_k, w) for four rotations, w in [0, 1], in SLOT. Out of line (the module's size). */
+/** SIMD: d_k = slerp(a_k, b_k, w) for four rotations, w in [0, 1], in the slot in use. Out of line (the module's size). */
 function slerpGroup(
   a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize, d0: usize, d1: usize, d2: usize, d3: usize, w: f32,
 ): void {
   prepareSlot(w);
-  slerpGathered4(SLOT, a0, a1, a2, a3, b0, b1, b2, b3, d0, d1, d2, d3);
+  slerpGathered4(slot, a0, a1, a2, a3, b0, b1, b2, b3, d0, d1, d2, d3);
 }
 
 /** Rotation i of the pass's normal layer. */
@@ -741,26 +763,26 @@ function additiveGroup(i0: usize, i1: usize, i2: usize, i3: usize, samples: usiz
   multiplyInto(out + (i3 << 4), DELTAS + 48);
 }
 
-/** Prepares SLOT for weight w (in [0, 1]) unless it holds w. */
+/** Prepares the slot in use for weight w (in [0, 1]) unless it holds w. */
 // @ts-ignore: decorator
 @inline
 function prepareSlot(w: f32): void {
-  if (reinterpret<u32>(w) != slotWeight) {
-    slerpPrepare(SLOT, w);
-    slotWeight = reinterpret<u32>(w);
+  if (reinterpret<u32>(w) != load<u32>(slotWeight)) {
+    slerpPrepare(slot, w);
+    store<u32>(slotWeight, reinterpret<u32>(w));
   }
 }
 
 /**
- * `slerpShortest` in SLOT, preparing it (a call) only when `w` differs from the weight it holds.
+ * `slerpShortest` in the slot in use, preparing it (a call) only when `w` differs from the weight it holds.
  * Out of line: one copy of the slerp for every pass (the module's size).
  */
 function slerpSlot(a: usize, b: usize, w: f32, out: usize): void {
   if (w >= 0 && w <= 1) {
     prepareSlot(w);
-    slerpPrepared(SLOT, a, b, out);
+    slerpPrepared(slot, a, b, out);
   } else {
-    slerpShortest(SLOT, a, b, w, out);
+    slerpShortest(slot, a, b, w, out);
   }
 }
 
@@ -836,6 +858,11 @@ function invert(a: usize, out: usize): void {
 // @ts-ignore: decorator
 @inline
 function inverseTimes(inverse: usize, b: usize, out: usize): void {
+  if (ASC_FEATURE_SIMD) {
+    const qb = v128.load(b);
+    productStore(v128.load(inverse), v128.load(inverse, 16), f64x2.promote_low_f32x4(qb), f64x2.promote_low_f32x4(v128.shuffle<f32>(qb, qb, 2, 3, 0, 1)), out);
+    return;
+  }
   const ax = load<f64>(inverse), ay = load<f64>(inverse, 8), az = load<f64>(inverse, 16), aw = load<f64>(inverse, 24);
   const bx = <f64>load<f32>(b), by = <f64>load<f32>(b, 4), bz = <f64>load<f32>(b, 8), bw = <f64>load<f32>(b, 12);
   store<f32>(out, <f32>(ax * bw + aw * bx + ay * bz - az * by));
@@ -846,10 +873,45 @@ function inverseTimes(inverse: usize, b: usize, out: usize): void {
 
 /** a = a ⊗ b (Hamilton product, x y z w), in f64. */
 function multiplyInto(a: usize, b: usize): void {
+  if (ASC_FEATURE_SIMD) {
+    const qa = v128.load(a);
+    const qb = v128.load(b);
+    productStore(
+      f64x2.promote_low_f32x4(qa),
+      f64x2.promote_low_f32x4(v128.shuffle<f32>(qa, qa, 2, 3, 0, 1)),
+      f64x2.promote_low_f32x4(qb),
+      f64x2.promote_low_f32x4(v128.shuffle<f32>(qb, qb, 2, 3, 0, 1)),
+      a,
+    );
+    return;
+  }
   const ax = <f64>load<f32>(a), ay = <f64>load<f32>(a, 4), az = <f64>load<f32>(a, 8), aw = <f64>load<f32>(a, 12);
   const bx = <f64>load<f32>(b), by = <f64>load<f32>(b, 4), bz = <f64>load<f32>(b, 8), bw = <f64>load<f32>(b, 12);
   store<f32>(a, <f32>(ax * bw + aw * bx + ay * bz - az * by));
   store<f32>(a, <f32>(ay * bw + aw * by + az * bx - ax * bz), 4);
   store<f32>(a, <f32>(az * bw + aw * bz + ax * by - ay * bx), 8);
   store<f32>(a, <f32>(aw * bw - ax * bx - ay * by - az * bz), 12);
+}
+
+/**
+ * SIMD: the Hamilton product a ⊗ b of f64 pairs (x, y), (z, w) stored as one float4 at `out`:
+ * the scalar build's sums term by term in the same order (a − b as a + (−b), exact), so the same
+ * bits, with two lanes per operation and one store.
+ */
+// @ts-ignore: decorator
+@inline
+function productStore(alo: v128, ahi: v128, blo: v128, bhi: v128, out: usize): void {
+  const nalo = f64x2.neg(alo);
+  const nahi = f64x2.neg(ahi);
+  const bww = v128.shuffle<f64>(bhi, bhi, 1, 1);
+  const bzx = v128.shuffle<f64>(bhi, blo, 0, 2);
+  // x = ax bw + aw bx + ay bz − az by, y = ay bw + aw by + az bx − ax bz
+  let lo = f64x2.add(f64x2.mul(alo, bww), f64x2.mul(v128.shuffle<f64>(ahi, ahi, 1, 1), blo));
+  lo = f64x2.add(lo, f64x2.mul(v128.shuffle<f64>(alo, ahi, 1, 2), bzx));
+  lo = f64x2.sub(lo, f64x2.mul(v128.shuffle<f64>(ahi, alo, 0, 2), v128.shuffle<f64>(blo, bhi, 1, 2)));
+  // z = az bw + aw bz + ax by − ay bx, w = aw bw − ax bx − ay by − az bz
+  let hi = f64x2.add(f64x2.mul(ahi, bww), f64x2.mul(v128.shuffle<f64>(ahi, nalo, 1, 2), bzx));
+  hi = f64x2.add(hi, f64x2.mul(v128.shuffle<f64>(alo, nalo, 0, 3), v128.shuffle<f64>(blo, blo, 1, 1)));
+  hi = f64x2.add(hi, f64x2.mul(v128.shuffle<f64>(nalo, nahi, 1, 2), v128.shuffle<f64>(blo, bhi, 0, 2)));
+  v128.store(out, v128.shuffle<f32>(f32x4.demote_f64x2_zero(lo), f32x4.demote_f64x2_zero(hi), 0, 1, 4, 5));
 }

@@ -481,10 +481,16 @@ function slerpHalves(slot: usize, a: usize, b: usize, out: usize): void {
   // b's sign along the shortest arc, and 1 / |a ± b| for unit a, b.
   const s: f64 = x < 0 ? -1 : 1;
   const k = 1 / Math.sqrt(2 + 2 * abs(x));
-  store<f32>(MIDPOINT, <f32>((ax + s * bx) * k));
-  store<f32>(MIDPOINT, <f32>((ay + s * by) * k), 4);
-  store<f32>(MIDPOINT, <f32>((az + s * bz) * k), 8);
-  store<f32>(MIDPOINT, <f32>((aw + s * bw) * k), 12);
+  const mx = <f32>((ax + s * bx) * k), my = <f32>((ay + s * by) * k), mz = <f32>((az + s * bz) * k), mw = <f32>((aw + s * bw) * k);
+  if (ASC_FEATURE_SIMD) {
+    // One store: the polynomial loads the midpoint as one vector (four stores would stall it).
+    v128.store(MIDPOINT, f32x4.replace_lane(f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(mx), 1, my), 2, mz), 3, mw));
+  } else {
+    store<f32>(MIDPOINT, mx);
+    store<f32>(MIDPOINT, my, 4);
+    store<f32>(MIDPOINT, mz, 8);
+    store<f32>(MIDPOINT, mw, 12);
+  }
   const half = slot + SLERP_HALF;
   if (t <= 0.5) {
     slerpPrepare(half, t * 2);
