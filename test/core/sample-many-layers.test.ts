@@ -16,17 +16,23 @@ describe.each(BUILDS)('SampleManyJob with layers (%s build)', (build) => {
     core = await createCore(build);
   });
 
-  for (const blend of [
-    { rule: 'priority', rotation: 'nlerp' },
-    { rule: 'weighted', rotation: 'slerp', threshold: 1 },
-    { rule: 'weighted', rotation: 'nlerp', threshold: 0 },
-  ] as BlendOptions[]) {
-    it(`blends five layers per instance, two of them additive with their own reference poses (${blend.rule}, ${blend.rotation})`, () => {
+  // A mask of 0 and 1 under `weighted` takes the kernel's planned path (curve classes planned once
+  // per call), a fractional one the general path; some instances give a layer weight 0, which
+  // drops it from their classes.
+  for (const [blend, maskWeight] of [
+    [{ rule: 'priority', rotation: 'nlerp' }, 0.75],
+    [{ rule: 'weighted', rotation: 'slerp', threshold: 1 }, 0.75],
+    [{ rule: 'weighted', rotation: 'nlerp', threshold: 0 }, 0.75],
+    [{ rule: 'weighted', rotation: 'slerp', threshold: 1 }, 1],
+    [{ rule: 'weighted', rotation: 'nlerp', threshold: 0 }, 1],
+    [{ rule: 'weighted', rotation: 'nlerp', threshold: 1.5 }, 1],
+  ] as [BlendOptions, number][]) {
+    it(`blends five layers per instance, two of them additive with their own reference poses (${blend.rule}, ${blend.rotation}, τ ${blend.threshold ?? '-'}, mask weight ${maskWeight})`, () => {
       const resource = character();
       core.load(resource);
       const layout = new PoseLayout(resource);
       const [ramp, walk, wave] = ['ramp', 'walk', 'wave'].map((n) => resource.clip(n));
-      const upper = layout.mask(['Spine'], { children: true, weight: 0.75 });
+      const upper = layout.mask(['Spine'], { children: true, weight: maskWeight });
       const layers = [
         { clip: walk! },
         { clip: ramp! },
@@ -39,7 +45,7 @@ describe.each(BUILDS)('SampleManyJob with layers (%s build)', (build) => {
       const job = core.createSampleMany({ clip: walk!, layers, blend, instances, output: 'model', skeleton: resource.skeleton!, rotation: blend.rotation });
       const L = layers.length;
       const times = Float64Array.from({ length: L * instances }, (_, k) => 0.13 * k - 0.4);
-      const weights = Float32Array.from({ length: L * instances }, (_, k) => [0.6, 0.4, 1, 0.5, 0.3][k % L]! * (1 + (k % 3) * 0.25));
+      const weights = Float32Array.from({ length: L * instances }, (_, k) => (k % 7 === 3 ? 0 : [0.6, 0.4, 1, 0.5, 0.3][k % L]! * (1 + (k % 3) * 0.25)));
       job.run(times, weights);
       const n = layout.curveCount;
       const arrays = (): SampleArrays => ({ samples: new Float32Array(4 * n), counts: new Uint8Array(n) });
