@@ -23,7 +23,7 @@ import {
   LAYER_TIME_FACTOR, LAYER_WEIGHT, BLEND_ORDER, CLIP_COUNTS, KIND_UNITY,
 } from './layout';
 import { localToModel } from './local-to-model';
-import { copy4, lerp4, nlerpAligned, nlerpShortest, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpAligned, nlerpShortest, nlerpShortestLanes4, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpShortest } from './quat';
 import { sampleClip } from './sample-clip';
 
 /** The additive rotation interpolates from identity to the delta: four deltas at a time, or one at DELTAS. */
@@ -174,9 +174,9 @@ function sampleLayers(): void {
   }
 }
 
-// The planned path (rule `weighted`, masks of 0 and 1 only, sample counts fixed by the clips, at
-// most PLAN_LAYERS layers): under it a curve's whole blend — which layers contribute, W, every
-// share w / W, the fill, the count, the additive layers — depends only on which layers are active
+// The planned path (masks of 0 and 1 only, sample counts fixed by the clips, at most PLAN_LAYERS
+// layers): under it a curve's whole blend — which layers contribute, W, every share w / W (or,
+// under `priority`, each weight), the fill, the count, the additive layers — depends only on which layers are active
 // on it (sample count > 0, mask 1; additive: reference count > 0 too), its class key. `plan` sorts
 // the curves by key once per call (BLEND_ORDER); `blendClasses` works out each class's shares once
 // per instance and runs them over the class's curves without per-curve tests or scratch: curves
@@ -204,6 +204,8 @@ const ADD_REFERENCE = memory.data(<i32>(PLAN_LAYERS << 2), 16);
 const ADD_WEIGHT = memory.data(<i32>(PLAN_LAYERS << 2), 16);
 /** The layer index of each normal and each additive contribution (its slerp slot). */
 const OP_LAYER = memory.data(<i32>(PLAN_LAYERS << 2), 16);
+/** Each normal contribution's sample counts (rule `priority` adds them up). */
+const OP_COUNTS = memory.data(<i32>(PLAN_LAYERS << 2), 16);
 const ADD_LAYER = memory.data(<i32>(PLAN_LAYERS << 2), 16);
 let planned = false;
 let classCount: usize = 0;
@@ -212,7 +214,7 @@ let order: usize = 0;
 /** Plans the classes of the job read by `readJob` when the planned path applies (`planned`). */
 function plan(job: usize): void {
   planned = false;
-  if (!weighted || layerCount > PLAN_LAYERS) return;
+  if (layerCount > PLAN_LAYERS) return;
   const n = <usize>load<u32>(job + BLEND_CURVE_COUNT);
   for (let k: usize = 0; k < layerCount; k++) {
     const l = layers + k * LAYER_SIZE;
@@ -290,17 +292,22 @@ function curveKey(i: usize): usize {
 function blendClasses(): void {
   for (let c: usize = 0; c < classCount; c++) {
     const key = <usize>load<u32>(CLASS_KEY + (c << 2));
-    // Normal layers: W and the shares as `normalLinear` sums them, curve by curve.
+    // Normal layers: `weighted`, W and the shares w / W as `normalLinear` sums them curve by
+    // curve; `priority`, each layer's own weight (a first layer is copied whatever its weight).
     let ops: usize = 0;
     let total: f32 = 0;
     for (let k: usize = 0; k < layerCount; k++) {
       const l = layers + k * LAYER_SIZE;
       const w = load<f32>(l + LAYER_WEIGHT);
-      if ((key & (1 << k)) == 0 || load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE || !(w > 0)) continue;
-      total += w;
+      if ((key & (1 << k)) == 0 || load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE || (weighted && !(w > 0))) continue;
       store<u32>(OP_SAMPLES + (ops << 2), load<u32>(l + LAYER_SAMPLES));
       store<u32>(OP_LAYER + (ops << 2), <u32>k);
-      const t = w / total;
+      store<u32>(OP_COUNTS + (ops << 2), load<u32>(l + LAYER_COUNTS));
+      let t = w;
+      if (weighted) {
+        total += w;
+        t = w / total;
+      }
       if (ASC_FEATURE_SIMD) v128.store(OP_SHARE + (ops << 4), f32x4.splat(t));
       else store<f32>(OP_SHARE + (ops << 4), t);
       ops++;
@@ -327,6 +334,16 @@ function blendClasses(): void {
   }
 }
 
+/** Curve i's count from `ops` contributions: `weighted`, one each; `priority`, their sample counts added (at most 255). */
+// @ts-ignore: decorator
+@inline
+function countOf(i: usize, ops: usize): u8 {
+  if (weighted) return <u8>ops;
+  let sum: u32 = 0;
+  for (let k: usize = 0; k < ops; k++) sum += <u32>load<u8>(<usize>load<u32>(OP_COUNTS + (k << 2)) + i);
+  return <u8>min<u32>(sum, 255);
+}
+
 /**
  * The class's curves that are not rotations, the entries [from, to) of BLEND_ORDER: as
  * `normalLinear`, `finishLinear` and `additiveLinear` do per curve.
@@ -337,7 +354,7 @@ function classLinear(from: usize, to: usize, ops: usize, adds: usize, total: f32
     const i = <usize>load<u32>(at);
     const o = i << 4;
     const dst = out + o;
-    store<u8>(outCounts + i, <u8>ops);
+    store<u8>(outCounts + i, countOf(i, ops));
     if (ASC_FEATURE_SIMD) {
       // The running mean in a register: (v − mean) · t added, as `accumulate`.
       let acc: v128;
@@ -396,7 +413,7 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
     const first = <usize>load<u32>(OP_SAMPLES);
     for (let at = from; at < to; at += 4) {
       const i = <usize>load<u32>(at);
-      store<u8>(outCounts + i, <u8>ops);
+      store<u8>(outCounts + i, countOf(i, ops));
       copy4(first + (i << 4), out + (i << 4));
     }
     for (let k: usize = 1; k < ops; k++) {
@@ -405,7 +422,8 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
       useSlot(<usize>load<u32>(OP_LAYER + (k << 2)));
       let at = from;
       if (slerp) {
-        if (ASC_FEATURE_SIMD) {
+        // (`priority`: a weight beyond [0, 1] extrapolates, by the exact formula, one at a time.)
+        if (ASC_FEATURE_SIMD && t > 0 && t <= 1) {
           for (; at + 16 <= to; at += 16) {
             const i0 = <usize>load<u32>(at) << 4, i1 = <usize>load<u32>(at, 4) << 4, i2 = <usize>load<u32>(at, 8) << 4, i3 = <usize>load<u32>(at, 12) << 4;
             slerpGroup(out + i0, out + i1, out + i2, out + i3, v + i0, v + i1, v + i2, v + i3, out + i0, out + i1, out + i2, out + i3, t);
@@ -415,6 +433,18 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
           const o = <usize>load<u32>(at) << 4;
           slerpSlot(out + o, v + o, t, out + o);
         }
+      } else if (!weighted) {
+        if (ASC_FEATURE_SIMD) {
+          const ts = f32x4.splat(t);
+          for (; at + 16 <= to; at += 16) {
+            const i0 = <usize>load<u32>(at) << 4, i1 = <usize>load<u32>(at, 4) << 4, i2 = <usize>load<u32>(at, 8) << 4, i3 = <usize>load<u32>(at, 12) << 4;
+            nlerpShortestLanes4(out + i0, out + i1, out + i2, out + i3, v + i0, v + i1, v + i2, v + i3, ts, out + i0, out + i1, out + i2, out + i3);
+          }
+        }
+        for (; at < to; at += 4) {
+          const o = <usize>load<u32>(at) << 4;
+          nlerpShortest(out + o, v + o, t, out + o);
+        }
       } else {
         for (; at < to; at += 4) {
           const o = <usize>load<u32>(at) << 4;
@@ -422,7 +452,7 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
         }
       }
     }
-    if (fill > 0 || !slerp) {
+    if (weighted && (fill > 0 || !slerp)) {
       const fillShare = slerp ? fill / tau : fill / (total + fill);
       for (let at = from; at < to; at += 4) {
         const o = <usize>load<u32>(at) << 4;
