@@ -82,6 +82,16 @@ const rotationCase = blendCaseOf(
   fc.constantFrom(0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
 );
 
+/**
+ * Longer poses (14–40 curves): the planned path reads counts and masks sixteen curves at a time,
+ * then one at a time; a fractional mask weight or an inactive curve may sit in either part.
+ */
+const longCase = blendCaseOf(
+  fc.array(fc.constantFrom<CurveType>('translation', 'rotation', 'rotation', 'scale'), { minLength: 14, maxLength: 40 }),
+  fc.oneof({ weight: 6, arbitrary: fc.constantFrom(0, 1) }, { weight: 1, arbitrary: fc.constant(0.5) }),
+  fc.constantFrom(0, 1, 1, 1, 1, 1, 1, 1),
+);
+
 /** The twin's result in float32, as the kernel stores it. */
 function expected(c: Case): SampleArrays {
   const n = c.types.length;
@@ -157,6 +167,7 @@ describe.each(BUILDS)('blend kernel (%s build)', (build) => {
   it.each([
     ['random layer sets', blendCase, 400],
     ['rotation-heavy layer sets with masks of 0 and 1', rotationCase, 200],
+    ['long poses', longCase, 60],
   ] as const)('matches referenceBlend over %s', (_, cases, numRuns) => {
     fc.assert(
       fc.property(cases, (c) => {
@@ -174,6 +185,7 @@ describe.each(BUILDS)('blend kernel (%s build)', (build) => {
   it.each([
     ['random layer sets', blendCase, 300],
     ['rotation-heavy layer sets', rotationCase, 200],
+    ['long poses', longCase, 60],
   ] as const)('gives the general path\'s result on the planned one: %s', (_, cases, numRuns) => {
     const planned = cases
       .filter((c) => c.layers.length < 8)
