@@ -132,7 +132,7 @@ export class BlendJob {
    * @throws UsageError when a buffer, clip or mask does not have the job's curve count, a clip is
    *   not loaded or its time not finite, there are more than `maxLayers` layers, a weight is
    *   negative or not finite, an additive layer has no reference, τ is negative or not finite,
-   *   `model` does not fit or was disposed, or the job was disposed
+   *   `model` does not fit or was disposed, `out` is a layer's samples or reference, or the job was disposed
    */
   run(layers: readonly BlendJobLayer[], out: AnimSampleBuffer, options: BlendJobRunOptions = {}): void {
     out.checkLive();
@@ -142,6 +142,9 @@ export class BlendJob {
       throw new UsageError(`options.model is disposed or bound to ${model.binding.curveCount} curves, the job has ${this.curveCount}`);
     }
     this.prepare(layers, options);
+    // The kernel reads the layers while it writes `out` (and zeroes its counts first).
+    const shared = layers.findIndex((l) => l.samples === out || l.reference === out);
+    if (shared >= 0) throw new UsageError(`layer ${shared}: out is one of the layer's buffers; blend into a buffer of its own`);
     const u32 = this.runtime.u32;
     const p = this.ptr;
     u32[(p + BLEND_OUT) >>> 2] = out.samplesPtr;

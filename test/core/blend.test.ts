@@ -243,6 +243,10 @@ describe.each(BUILDS)('blend kernel (%s build)', (build) => {
     expect(() => job.run([{ samples: b, weight: 1 }], a)).toThrow(/2 curves/);
     expect(() => job.run([{ samples: a, weight: -1 }], a)).toThrow(UsageError);
     expect(() => job.run([{ samples: a, weight: 1, mode: 'additive' }], a)).toThrow(/reference/);
+    expect(() => job.run([{ samples: a, weight: 1 }], a)).toThrow(/buffer of its own/);
+    const c = new AnimSampleBuffer(core, ['translation']);
+    expect(() => job.run([{ samples: c, weight: 1, mode: 'additive', reference: a }], a)).toThrow(/buffer of its own/);
+    c.dispose();
     expect(() => new BlendMask(core, Float32Array.of(2))).toThrow(/outside \[0, 1\]/);
     job.dispose();
     expect(() => job.run([], a)).toThrow(/disposed/);
