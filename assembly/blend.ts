@@ -23,7 +23,7 @@ import {
   LAYER_TIME_FACTOR, LAYER_WEIGHT, BLEND_ORDER, CLIP_COUNTS, KIND_UNITY,
 } from './layout';
 import { localToModel } from './local-to-model';
-import { copy4, lerp4, nlerpAligned, nlerpShortest, nlerpShortestLanes4, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpShortest } from './quat';
+import { copy4, lerp4, nlerpAligned, nlerpShortest, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpShortest } from './quat';
 import { sampleClip } from './sample-clip';
 
 /** The additive rotation interpolates from identity to the delta: four deltas at a time, or one at DELTAS. */
@@ -427,7 +427,7 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
       store<u8>(outCounts + i, 0);
       if (fills && !slerp) {
         copy4(rest + o, out + o);
-        nlerpAligned(out + o, out + o, 0, out + o);
+        normalizeAt(out + o);
       } else {
         copy4(rest + o, out + o);
       }
@@ -457,13 +457,6 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
           slerpSlot(out + o, v + o, t, out + o);
         }
       } else if (!weighted) {
-        if (ASC_FEATURE_SIMD) {
-          const ts = f32x4.splat(t);
-          for (; at + 16 <= to; at += 16) {
-            const i0 = <usize>load<u32>(at) << 4, i1 = <usize>load<u32>(at, 4) << 4, i2 = <usize>load<u32>(at, 8) << 4, i3 = <usize>load<u32>(at, 12) << 4;
-            nlerpShortestLanes4(out + i0, out + i1, out + i2, out + i3, v + i0, v + i1, v + i2, v + i3, ts, out + i0, out + i1, out + i2, out + i3);
-          }
-        }
         for (; at < to; at += 4) {
           const o = <usize>load<u32>(at) << 4;
           nlerpShortest(out + o, v + o, t, out + o);
@@ -484,7 +477,7 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
           slerpShortest(FILL_SLOT, dst, rest + o, fillShare, dst);
         } else {
           if (fill > 0) accumulate(dst, rest + o, fillShare, false, dotF32(dst, rest + o) < 0);
-          nlerpAligned(dst, dst, 0, dst); // normalises
+          normalizeAt(dst);
         }
       }
     }
@@ -711,12 +704,17 @@ function finishRotation(): void {
           else if (fill > 0) slerpShortest(FILL_SLOT, dst, rest + o, fill / tau, dst);
         } else {
           if (fill > 0) accumulate(dst, rest + o, fill / (total + fill), total == 0, dotF32(dst, rest + o) < 0);
-          nlerpAligned(dst, dst, 0, dst); // normalises; a zero sum becomes identity
+          normalizeAt(dst);
         }
       }
     }
     undefinedRest(i);
   }
+}
+
+/** nlerp's weighted sum at `q` normalised in place (a zero sum becomes identity). Out of line (the module's size). */
+function normalizeAt(q: usize): void {
+  nlerpAligned(q, q, 0, q);
 }
 
 /** An undefined curve (no contribution, and no rest fill) prints its rest value. */
@@ -907,9 +905,7 @@ function invert(a: usize, out: usize): void {
   store<f64>(out, aw, 24);
 }
 
-/** out = a⁻¹ ⊗ b with a⁻¹ the f64 float4 at `inverse` (`invert`), in f64, stored as f32. */
-// @ts-ignore: decorator
-@inline
+/** out = a⁻¹ ⊗ b with a⁻¹ the f64 float4 at `inverse` (`invert`), in f64, stored as f32. Out of line (the module's size). */
 function inverseTimes(inverse: usize, b: usize, out: usize): void {
   if (ASC_FEATURE_SIMD) {
     const qb = v128.load(b);
