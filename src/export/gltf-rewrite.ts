@@ -1,6 +1,7 @@
 import { ImageUtils } from '@gltf-transform/core';
 import type { AnimClip, AnimResource } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
+import { UsageError } from '../errors.js';
 import { shorten } from '../formats/text.js';
 import { decodeDataUri } from '../formats/gltf/buffers.js';
 import { morphTargetCount } from '../formats/gltf/check-document.js';
@@ -56,11 +57,16 @@ export interface GltfRewrite {
  * @param resource the resource to write: `openGltf`'s, or one made from it with the same skeleton (`bakeSequence`)
  * @param source the file it came from (`gltfSource(input)`)
  * @throws UsageError for a conversion the root nodes cannot hold (a mirror: a glTF input recorded
- *   as left-handed; Unity curves on a root), and as `toGltfDocument`
+ *   as left-handed; Unity curves on a root) or a conversion of a resource whose skeleton is not the
+ *   file's node for node, and as `toGltfDocument`
  */
 export function rewriteGltf(core: AnimCore, resource: AnimResource, source: GltfSource, options: GltfExportOptions = {}): GltfRewrite {
   const conversion = axisConversion(resource.axes, options);
   const converted = convertRoots(resource, options);
+  // The parentless nodes take the conversion from the resource's root joints: node i is joint i.
+  if (converted !== resource && converted.skeleton?.joints.length !== source.skeleton.joints.length) {
+    throw new UsageError(`up and scale need the file's own skeleton (${source.skeleton.joints.length} nodes) to convert its root nodes; the resource has ${converted.skeleton?.joints.length ?? 0} joints`);
+  }
   // The conversion is in `converted` already: planned in its own axes.
   const plan = planAnimations(core, converted, { ...options, up: 'source', scale: 1, tolerance: rootTolerance(options.tolerance, conversion.scale) }, () => sourceNodes(source, converted));
   const warnings = [...plan.warnings];
