@@ -230,14 +230,8 @@ function plan(job: usize): void {
   const keyCount: usize = 1 << layerCount;
   memory.fill(KEY_LINEAR, 0, keyCount << 2);
   memory.fill(KEY_ROTATION, 0, keyCount << 2);
-  for (let j: usize = 0; j < linearCount; j++) {
-    const at = KEY_LINEAR + (<usize>load<u8>(keys + <usize>load<u32>(linear + (j << 2))) << 2);
-    store<u32>(at, load<u32>(at) + 1);
-  }
-  for (let j: usize = 0; j < rotationCount; j++) {
-    const at = KEY_ROTATION + (<usize>load<u8>(keys + <usize>load<u32>(rotation + (j << 2))) << 2);
-    store<u32>(at, load<u32>(at) + 1);
-  }
+  countByKey(linear, linearCount, keys, KEY_LINEAR);
+  countByKey(rotation, rotationCount, keys, KEY_ROTATION);
   // Classes in key order; each key's count becomes the next free place of its curves.
   let linearAt: u32 = 0;
   let rotationAt = <u32>linearCount;
@@ -257,21 +251,32 @@ function plan(job: usize): void {
     rotationAt += r;
     classCount++;
   }
-  for (let j: usize = 0; j < linearCount; j++) {
-    const i = load<u32>(linear + (j << 2));
-    const at = KEY_LINEAR + (<usize>load<u8>(keys + <usize>i) << 2);
-    const place = load<u32>(at);
-    store<u32>(order + (<usize>place << 2), i);
-    store<u32>(at, place + 1);
-  }
-  for (let j: usize = 0; j < rotationCount; j++) {
-    const i = load<u32>(rotation + (j << 2));
-    const at = KEY_ROTATION + (<usize>load<u8>(keys + <usize>i) << 2);
-    const place = load<u32>(at);
-    store<u32>(order + (<usize>place << 2), i);
-    store<u32>(at, place + 1);
-  }
+  scatterByKey(linear, linearCount, keys, KEY_LINEAR);
+  scatterByKey(rotation, rotationCount, keys, KEY_ROTATION);
   planned = true;
+}
+
+/** Counts the curves of `list` (u32 indices) per class key (`keys`: u8 per curve) into `table` (u32 per key). */
+// @ts-ignore: decorator
+@inline
+function countByKey(list: usize, count: usize, keys: usize, table: usize): void {
+  for (let j: usize = 0; j < count; j++) {
+    const at = table + (<usize>load<u8>(keys + <usize>load<u32>(list + (j << 2))) << 2);
+    store<u32>(at, load<u32>(at) + 1);
+  }
+}
+
+/** Places the curves of `list` in BLEND_ORDER at their key's next free place (`table`, u32 per key, advanced). */
+// @ts-ignore: decorator
+@inline
+function scatterByKey(list: usize, count: usize, keys: usize, table: usize): void {
+  for (let j: usize = 0; j < count; j++) {
+    const i = load<u32>(list + (j << 2));
+    const at = table + (<usize>load<u8>(keys + <usize>i) << 2);
+    const place = load<u32>(at);
+    store<u32>(order + (<usize>place << 2), i);
+    store<u32>(at, place + 1);
+  }
 }
 
 /**
