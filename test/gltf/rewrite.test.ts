@@ -1,6 +1,6 @@
 import validator from 'gltf-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AnimResource, bindJoints } from '../../src/anim/index.js';
+import { AnimResource, bindJoints, Skeleton } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { UsageError } from '../../src/errors.js';
 import { referenceLocalToModel, referenceSample } from '../../src/reference/index.js';
@@ -199,6 +199,14 @@ describe.skipIf(!have)('glTF → glTF without a document model (rewriteGltf)', (
     const leftHanded = new AnimResource({ format: resource.format, clips: [...resource.clips], skeleton: resource.skeleton, axes: { up: 'y', handedness: 'left', basis: 'test' } });
     core.load(leftHanded);
     expect(() => rewriteGltf(core, leftHanded, gltfSource(resource)!, { up: 'y' })).toThrow(UsageError);
+    resource.dispose();
+  });
+
+  it('refuses up and scale for a resource whose skeleton is not the file\'s node for node, as a UsageError', async () => {
+    const resource = await openGltfFixture('CesiumMan.glb');
+    const fewer = new AnimResource({ format: resource.format, clips: [...resource.clips], skeleton: new Skeleton(resource.skeleton!.joints.slice(0, 3)) });
+    core.load(fewer);
+    expect(() => rewriteGltf(core, fewer, gltfSource(resource)!, { scale: 2 })).toThrow(/own skeleton \(22 nodes\).*3 joints/);
     resource.dispose();
   });
 });
