@@ -44,7 +44,8 @@ describe('loading the WebAssembly core', () => {
     expect(cjs.trim()).toBe('true');
   });
 
-  it('keeps each build under 64 KiB', () => {
-    for (const build of ['simd', 'scalar']) expect(statSync(wasmPath(build)).size).toBeLessThan(64 * 1024);
+  // A light install: each build stays under 96 KiB (raised from 64 KiB in session 7, ARCHITECTURE.md).
+  it('keeps each build under 96 KiB', () => {
+    for (const build of ['simd', 'scalar']) expect(statSync(wasmPath(build)).size).toBeLessThan(96 * 1024);
   });
 });
