@@ -35,6 +35,7 @@ export const CLIP_PRE = 12; // u32 INFINITY_*
 export const CLIP_POST = 16; // u32 INFINITY_*
 export const CLIP_SLOT_COUNT = 20; // u32
 export const CLIP_LINEAR_COUNT = 24; // u32 slots that are not rotations
+export const CLIP_SLICE_BYTES = 28; // u32 quantized: bytes of one key slice (here, so the slices' address waits on the header alone)
 export const CLIP_DURATION = 32; // f64 seconds
 export const CLIP_SLOT_OUT = 40; // ptr: u32 output byte offset per slot
 export const CLIP_CONSTANT_OUT = 44; // ptr: u32 output byte offset per constant curve
@@ -73,8 +74,7 @@ export const KEYED_SINGLE_CURSOR = 4; // u32 in a slot's cursor bytes: the curso
 export const CUBIC_KEY_BYTES = 48;
 
 // Quantized key data (KIND_QUANTIZED, on the uniform key grid of CLIP_KEY_COUNT/CLIP_KEY_DURATION)
-// at CLIP_KEYS: a u32 at QUANT_SLICE_BYTES (the bytes of one slice); from QUANT_RANGES one range
-// per linear slot (QUANT_RANGE_SIZE bytes: f32 min x, y, z, then at QUANT_RANGE_EXPONENTS one byte
+// at CLIP_KEYS (the bytes of one slice are the header's CLIP_SLICE_BYTES): one range per linear slot (QUANT_RANGE_SIZE bytes: f32 min x, y, z, then at QUANT_RANGE_EXPONENTS one byte
 // per component, the biased f32 exponent of its step, a power of two (0: step 0), and a 0 byte;
 // component i of a key is min_i + code_i × step_i; a constant component has step 0 and no code of
 // its own), then
@@ -87,8 +87,6 @@ export const CUBIC_KEY_BYTES = 48;
 // interleaved: where a slot has a constant component, its place (read, times step 0) may hold
 // another slot's code. QUANT_PAD spare bytes follow the slices, so the kernels' 8-byte loads stay
 // inside the block.
-export const QUANT_SLICE_BYTES = 0;
-export const QUANT_RANGES = 16;
 export const QUANT_RANGE_MIN = 0;
 export const QUANT_RANGE_EXPONENTS = 12;
 export const QUANT_RANGE_SIZE = 16;

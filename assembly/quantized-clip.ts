@@ -13,6 +13,7 @@
 import {
   CLIP_KEYS,
   CLIP_LINEAR_COUNT,
+  CLIP_SLICE_BYTES,
   CLIP_SLOT_COUNT,
   CLIP_SLOT_OUT,
   FLAG_SLERP,
@@ -21,10 +22,8 @@ import {
   QUANT_RANGE_EXPONENTS,
   QUANT_RANGE_MIN,
   QUANT_RANGE_SIZE,
-  QUANT_RANGES,
   QUANT_ROTATION_BYTES,
   QUANT_ROTATION_SCALE,
-  QUANT_SLICE_BYTES,
 } from './layout';
 import { copy4, nlerpAligned, SLERP_SHARED, slerp4, slerpPrepare, slerpPrepared, slerpShortest, transposeStore } from './quat';
 import { pairK0, pairK1, pairW, uniformKeyPair } from './uniform-key';
@@ -91,8 +90,8 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
   const L = load<u32>(p, CLIP_LINEAR_COUNT);
   const slotOut = load<usize>(p, CLIP_SLOT_OUT);
   const keys = load<usize>(p, CLIP_KEYS);
-  const sliceBytes = <usize>load<u32>(keys, QUANT_SLICE_BYTES);
-  const ranges = keys + QUANT_RANGES;
+  const sliceBytes = <usize>load<u32>(p, CLIP_SLICE_BYTES);
+  const ranges = keys;
   const offsets = ranges + <usize>L * QUANT_RANGE_SIZE;
   const slices = offsets + <usize>L * QUANT_OFFSET_SIZE;
   const s0 = slices + <usize>pairK0 * sliceBytes;

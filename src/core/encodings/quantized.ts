@@ -1,6 +1,7 @@
 import type { AnimClip } from '../../anim/index.js';
 import {
   CLIP_KEY_COUNT,
+  CLIP_SLICE_BYTES,
   CLIP_KEY_DURATION,
   KIND_QUANTIZED,
   QUANT_OFFSET_SIZE,
@@ -8,9 +9,7 @@ import {
   QUANT_RANGE_EXPONENTS,
   QUANT_RANGE_MIN,
   QUANT_RANGE_SIZE,
-  QUANT_RANGES,
   QUANT_ROTATION_BYTES,
-  QUANT_SLICE_BYTES,
 } from '../../../assembly/layout.js';
 import type { ClipLayout } from '../clip-layout.js';
 import type { KernelMemory } from '../kernel-memory.js';
@@ -43,7 +42,7 @@ function packLinearCodes(masks: readonly number[], start: number): number[] {
 
 /**
  * `quantized` keys (uniform keys compressed at load, `compression`) for `quantizedSampleSlots`
- * (assembly/quantized-clip.ts): the slice size, a range and the codes' offset per linear slot,
+ * (assembly/quantized-clip.ts): the slice size (in the clip header), a range and the codes' offset per linear slot,
  * then key-major slices (rotations first, then the codes of the linear slots' changing components), the closing
  * slice included, as `quantizeClip` coded them (assembly/layout.ts QUANT_*). Only the curves
  * `quantizeClip` accepted come here; the others keep their own encoding beside it in a mixed clip.
@@ -62,17 +61,17 @@ export const quantizedEncoding: KeyEncoding = {
     const curves = layout.slots.map((i) => context.quantized![i]!);
     const offsets = packLinearCodes(curves.slice(0, L).map((q) => q.changing), QUANT_ROTATION_BYTES * R);
     const sliceBytes = Math.max(QUANT_ROTATION_BYTES * R, ...curves.slice(0, L).map((q, j) => offsets[j]! + 2 * (32 - Math.clz32(q.changing))));
-    const offsetTable = QUANT_RANGES + QUANT_RANGE_SIZE * L;
+    const offsetTable = QUANT_RANGE_SIZE * L;
     const { ptr, keys } = writeClipBlock(memory, clip, layout, clip.duration, offsetTable + QUANT_OFFSET_SIZE * L + sliceBytes * (n + 1) + QUANT_PAD);
     const { u32, f32, f64, u8 } = memory;
     u32[(ptr + CLIP_KEY_COUNT) >>> 2] = n;
     f64[(ptr + CLIP_KEY_DURATION) >>> 3] = clip.keyDuration;
-    u32[(keys + QUANT_SLICE_BYTES) >>> 2] = sliceBytes;
+    u32[(ptr + CLIP_SLICE_BYTES) >>> 2] = sliceBytes;
     const slices = keys + offsetTable + QUANT_OFFSET_SIZE * L;
     const u16 = new Uint16Array(u8.buffer);
     for (let j = 0; j < L; j++) {
       const q = curves[j]!;
-      const range = keys + QUANT_RANGES + QUANT_RANGE_SIZE * j;
+      const range = keys + QUANT_RANGE_SIZE * j;
       f32.set(q.range!.subarray(0, 3), (range + QUANT_RANGE_MIN) >>> 2);
       // A step is a power of two (quantizeClip): its biased exponent stands for it.
       const stepBits = new Uint32Array(q.range!.buffer, q.range!.byteOffset + 16, 3);
