@@ -4,6 +4,7 @@
 // kernels (sampleClip, mixSamples, blend, localToModel); it has no sampling math of its own. The batch
 // block is laid out by the host (assembly/layout.ts, SM_*).
 import {
+  CLIP_HEADER_SIZE,
   OUTPUT_MODEL,
   OUTPUT_SAMPLES,
   SM_CLIP_A,
@@ -46,6 +47,9 @@ import { blendPrepared, prepareBlend } from './blend';
 import { allAffine, localToModel, skinningMatrices } from './local-to-model';
 import { mixSamples } from './mix';
 import { sampleClip } from './sample-clip';
+
+/** The sum of the words read ahead below: stored, so that the compiler keeps the loads. */
+let touched: u32 = 0;
 
 /**
  * Runs batch `p` for its first `count` instances: samples clip A at TIMES[i] (with SM_CLIPS, the
@@ -103,6 +107,14 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
       blendPrepared(blendJob);
     } else if (clips != 0) {
       const r = clips + i * SM_CLIP_SIZE;
+      // The header of the instance after next, read now so that its miss (a crowd's clips lie far
+      // apart: after a flush each header misses, and the key data's address waits on it) overlaps
+      // this instance's sampling; wasm has no prefetch instruction. Its first and last words: the
+      // two lines it spans.
+      if (i + 2 < <usize>count) {
+        const ahead = load<usize>(r + 2 * SM_CLIP_SIZE, SM_CLIP_BLOCK);
+        touched += load<u32>(ahead) + load<u32>(ahead, CLIP_HEADER_SIZE - 4);
+      }
       sampleClip(load<usize>(r, SM_CLIP_BLOCK), load<u32>(r, SM_CLIP_KIND), load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, load<u32>(r, SM_CLIP_FLAGS), timeFactor);
     } else {
       sampleClip(clipA, kindA, load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, flags, timeFactor);
