@@ -42,8 +42,18 @@ function source(binding: u32, samples: usize, counts: usize, rest: usize): usize
  * plus an additive delta (spec sequencer.md §3–§4).
  */
 export function localToModel(p: usize, samples: usize, counts: usize, out: usize): void {
-  if (ASC_FEATURE_SIMD && composeFast(p, samples, counts, out)) return;
+  if (ASC_FEATURE_SIMD && (counts == 0 ? composeFastUncounted(p, samples, out) : composeFastCounted(p, samples, counts, out))) return;
   composeChecked(p, samples, counts, out);
+}
+
+/** `composeFast` reading every bound curve's sample: the count tests fold away. */
+function composeFastUncounted(p: usize, samples: usize, out: usize): bool {
+  return composeFast(p, samples, 0, out);
+}
+
+/** `composeFast` with counts (a curve of count 0 reads the rest value). */
+function composeFastCounted(p: usize, samples: usize, counts: usize, out: usize): bool {
+  return composeFast(p, samples, counts, out);
 }
 
 /** Every joint composed by `composeLocal`, each checked and, where not finite, composed again wide. */
@@ -82,6 +92,8 @@ const LOCALS = memory.data(12 * 16, 16);
  * joints (in job order) at a time; returns whether the sum of every entry written is finite (then
  * no joint needed the wide path; otherwise the caller composes again on the checked path).
  */
+// @ts-ignore: decorator
+@inline
 function composeFast(p: usize, samples: usize, counts: usize, out: usize): bool {
   const n = load<u32>(p, LTM_JOINT_COUNT);
   const parents = load<usize>(p, LTM_PARENTS);
@@ -322,6 +334,20 @@ function composeLocal(t: usize, q: usize, s: usize, a: usize, m: usize): void {
       store<f32>(m + row, a0 * tx + a1 * ty + a2 * tz + load<f32>(a + row, 48), 48);
     }
   }
+}
+
+/**
+ * Whether each of the `c` sample counts at `counts` is > 0: then `localToModel` may take counts 0
+ * (read every bound curve's sample), which gives the same matrices without a count test per joint.
+ */
+export function allCounted(counts: usize, c: usize): bool {
+  let o: usize = 0;
+  if (ASC_FEATURE_SIMD) {
+    const zero = i8x16.splat(0);
+    for (; o + 16 <= c; o += 16) if (v128.any_true(i8x16.eq(v128.load(counts + o), zero))) return false;
+  }
+  for (; o < c; o++) if (load<u8>(counts + o) == 0) return false;
+  return true;
 }
 
 /**

@@ -44,7 +44,7 @@ import {
   LAYER_WEIGHT,
 } from './layout';
 import { blendPrepared, prepareBlend } from './blend';
-import { allAffine, localToModel, skinningMatrices } from './local-to-model';
+import { allAffine, allCounted, localToModel, skinningMatrices } from './local-to-model';
 import { mixSamples } from './mix';
 import { sampleClip } from './sample-clip';
 
@@ -86,6 +86,9 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
   const clips = load<usize>(p, SM_CLIPS);
   // Checked on every call: SampleManyJob.inverseBindMatrices is a live view the caller may write.
   const affine = output != OUTPUT_SAMPLES && output != OUTPUT_MODEL && allAffine(inverseBind, j);
+  // One clip, no mix: every instance's counts are that clip's, so they are checked once.
+  const clipCounts = layerCount == 0 && clips == 0 && clipB == 0;
+  let allSampled = false;
   // Every instance blends against the same reference poses, masks and clips.
   if (layerCount > 0) prepareBlend(blendJob);
   for (let i: usize = 0; i < <usize>count; i++) {
@@ -125,8 +128,10 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
     }
     if (output == OUTPUT_SAMPLES) continue;
     const m = matrices + i * j * 64;
-    // A blend result is read whole (see localToModel); a clip's samples by their counts.
-    const modelCounts: usize = layerCount > 0 ? 0 : k;
+    // A blend result is read whole (see localToModel); a clip's samples by their counts, which
+    // need no test per joint when none is 0.
+    if (layerCount == 0 && (i == 0 || !clipCounts)) allSampled = allCounted(k, c);
+    const modelCounts: usize = layerCount > 0 || allSampled ? 0 : k;
     if (output == OUTPUT_MODEL) {
       localToModel(job, s, modelCounts, m);
       continue;

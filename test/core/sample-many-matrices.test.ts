@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AnimClip, type AnimCurve, AnimResource, bindJoints, type CurveType, Skeleton } from '../../src/anim/index.js';
+import { type AnimCore, AnimSampleBuffer, LocalToModelJob, SampleManyJob } from '../../src/core/index.js';
+import { BUILDS, createCore } from '../helpers/core.js';
+
+// `sampleMany` composes a clip's samples with counts 0 (every bound curve read) when no count of
+// the instance is 0 — checked once per call for one clip without a mix — and by their counts
+// otherwise (assembly/sample-many.ts). Either way its matrices are bit for bit those of the
+// sampler followed by a LocalToModelJob, which always reads the counts; and both builds agree.
+
+const f = (min: number, max: number) => fc.float({ min, max, noNaN: true, noDefaultInfinity: true });
+
+/** glTF-like characters: a tree of joints, keyed T/R/S curves, some inactive (count 0). */
+const arbitraryCharacter = fc.integer({ min: 1, max: 24 }).chain((n) =>
+  fc.record({
+    parents: fc.tuple(...Array.from({ length: n }, (_, i) => fc.integer({ min: -1, max: i - 1 }))),
+    // Inactive curves at both ends of the counts: in the 16-count SIMD runs and the tail.
+    inactive: fc.constantFrom(-1, -1, 0, 5, 3 * n - 1),
+    keys: fc.array(f(-2, 2), { minLength: 3 * n * 8, maxLength: 3 * n * 8 }),
+    times: fc.array(fc.double({ min: -0.5, max: 1.5, noNaN: true }), { minLength: 1, maxLength: 5 }),
+  }),
+);
+
+type Character = typeof arbitraryCharacter extends fc.Arbitrary<infer T> ? T : never;
+
+function build(c: Character) {
+  const n = c.parents.length;
+  const skeleton = new Skeleton(c.parents.map((parent, i) => ({ name: `j${i}`, parent, rest: { translation: [0, 0.5, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] } })));
+  const types: CurveType[] = ['translation', 'rotation', 'scale'];
+  const curves: AnimCurve[] = Array.from({ length: 3 * n }, (_, k) => {
+    const curveType = types[k % 3]!;
+    const v = c.keys.slice(8 * k, 8 * k + 8);
+    // Scales away from 0, rotations of any length (the kernels take the samples as they are).
+    const values = curveType === 'scale' ? v.map((x) => 1 + 0.25 * x) : v;
+    return { curveType, active: k !== c.inactive, target: { joint: `j${Math.floor(k / 3)}`, property: curveType }, keys: { encoding: 'keyed', times: Float32Array.from([0, 1]), values: Float32Array.from(values) } };
+  });
+  return { skeleton, clip: new AnimClip({ name: 'walk', curves }) };
+}
+
+/** The job's matrices, and those of the sampler and a LocalToModelJob per instance. */
+function run(core: AnimCore, c: Character, output: 'model' | 'skinning'): { job: Uint32Array; alone: Uint32Array } {
+  const { skeleton, clip } = build(c);
+  const resource = new AnimResource({ format: 'test', clips: [clip] });
+  core.load(resource);
+  const n = c.times.length;
+  const job = new SampleManyJob(core, { clip, instances: n, output, skeleton });
+  const buffer = new AnimSampleBuffer(
+    core,
+    clip.curves.map((k) => k.curveType),
+  );
+  const model = new LocalToModelJob(core, bindJoints(clip.curves, skeleton));
+  try {
+    job.run(c.times);
+    const alone = new Float32Array(16 * skeleton.size * n);
+    c.times.forEach((t, i) => {
+      core.sampler.sample(clip, t, buffer);
+      model.run(buffer);
+      alone.set(model.matrices, 16 * skeleton.size * i);
+    });
+    return { job: new Uint32Array(Float32Array.from(job.matrices).buffer), alone: new Uint32Array(alone.buffer) };
+  } finally {
+    model.dispose();
+    buffer.dispose();
+    job.dispose();
+    resource.dispose();
+  }
+}
+
+describe('SampleManyJob matrices', () => {
+  let cores: Record<(typeof BUILDS)[number], AnimCore>;
+  beforeAll(async () => {
+    cores = { simd: await createCore('simd'), scalar: await createCore('scalar') };
+  });
+
+  it.each(BUILDS)('%s build: model matrices are bit for bit the sampler and LocalToModelJob', (build) => {
+    fc.assert(
+      fc.property(arbitraryCharacter, (c) => {
+        const { job, alone } = run(cores[build], c, 'model');
+        expect(job).toEqual(alone);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('SIMD and scalar builds write the same model and skinning matrices bit for bit', () => {
+    fc.assert(
+      fc.property(arbitraryCharacter, fc.constantFrom('model', 'skinning') as fc.Arbitrary<'model' | 'skinning'>, (c, output) => {
+        expect(run(cores.simd, c, output).job).toEqual(run(cores.scalar, c, output).job);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
