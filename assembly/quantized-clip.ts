@@ -26,6 +26,7 @@ import {
   QUANT_ROTATION_SCALE,
 } from './layout';
 import { copy4, nlerpAligned, SLERP_SHARED, slerp4, slerpPrepare, slerpPrepared, slerpShortest, transposeStore } from './quat';
+import { touchLines } from './read-ahead';
 import { pairK0, pairK1, pairW, uniformKeyPair } from './uniform-key';
 
 /** A rotation key is its codes × DECODE (f32): the stored key within half a code per component. */
@@ -204,4 +205,16 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
     if (flags & FLAG_SLERP) slerpShortest(SLERP_SHARED, a, b, w, dst);
     else nlerpAligned(a, b, w, dst);
   }
+}
+
+/**
+ * Reads ahead (read-ahead.ts) what a sample of quantized clip block `p` at `time` reads: the
+ * block from its header to the code offsets (slot table, counts, ranges: one run) and the two
+ * slices of the key pair; returns the sum of the words read.
+ */
+export function quantizedReadAhead(p: usize, time: f64): u32 {
+  uniformKeyPair(p, time);
+  const bytes = <usize>load<u32>(p, CLIP_SLICE_BYTES);
+  const slices = load<usize>(p, CLIP_KEYS) + <usize>load<u32>(p, CLIP_LINEAR_COUNT) * (QUANT_RANGE_SIZE + QUANT_OFFSET_SIZE);
+  return touchLines(p, slices - p) + touchLines(slices + <usize>pairK0 * bytes, bytes) + touchLines(slices + <usize>pairK1 * bytes, bytes);
 }

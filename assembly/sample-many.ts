@@ -46,7 +46,7 @@ import {
 import { blendPrepared, prepareBlend } from './blend';
 import { allAffine, allCounted, localToModel, skinningMatrices } from './local-to-model';
 import { mixSamples } from './mix';
-import { sampleClip } from './sample-clip';
+import { readAheadClip, sampleClip } from './sample-clip';
 
 /** The sum of the words read ahead below: stored, so that the compiler keeps the loads. */
 let touched: u32 = 0;
@@ -110,14 +110,15 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
       blendPrepared(blendJob);
     } else if (clips != 0) {
       const r = clips + i * SM_CLIP_SIZE;
-      // The header of the instance after next, read now so that its miss (a crowd's clips lie far
-      // apart: after a flush each header misses, and the key data's address waits on it) overlaps
-      // this instance's sampling; wasm has no prefetch instruction. Its first and last words: the
-      // two lines it spans.
+      // Read ahead, so that misses overlap this instance's sampling instead of coming before the
+      // next one's (a crowd's clips lie far apart; wasm has no prefetch instruction): the header
+      // of the instance after next (its first and last words: the two lines it spans), whose miss
+      // every other address waits on, and what the next instance's sample reads, where that pays.
       if (i + 2 < <usize>count) {
         const ahead = load<usize>(r + 2 * SM_CLIP_SIZE, SM_CLIP_BLOCK);
         touched += load<u32>(ahead) + load<u32>(ahead, CLIP_HEADER_SIZE - 4);
       }
+      if (i + 1 < <usize>count) touched += readAheadClip(load<usize>(r + SM_CLIP_SIZE, SM_CLIP_BLOCK), load<u32>(r + SM_CLIP_SIZE, SM_CLIP_KIND), load<f64>(times + ((i + 1) << 3)));
       sampleClip(load<usize>(r, SM_CLIP_BLOCK), load<u32>(r, SM_CLIP_KIND), load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, load<u32>(r, SM_CLIP_FLAGS), timeFactor);
     } else {
       sampleClip(clipA, kindA, load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, flags, timeFactor);
