@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { AnimCurve, CubicKeys, KeyedKeys } from './curve.js';
+import { timedValueLength } from './packed-keys.js';
 import type { AnimEvent } from './event.js';
 import { InfinityType } from './infinity-type.js';
 import type { RotationMode } from './sample-options.js';
@@ -136,8 +137,9 @@ function lastKeyTime(curves: readonly AnimCurve[]): number {
 function checkTimed(clip: string, i: number, keys: KeyedKeys | CubicKeys): void {
   const n = keys.times.length;
   const perKey = keys.encoding === 'cubic' ? 12 : 4;
-  if (n < 1 || keys.values.length !== perKey * n) {
-    throw new UsageError(`clip "${clip}" curve ${i}: ${n} key times and ${keys.values.length} floats; need ≥ 1 key and ${perKey} floats per key`);
+  const floats = timedValueLength(keys);
+  if (n < 1 || floats !== perKey * n) {
+    throw new UsageError(`clip "${clip}" curve ${i}: ${n} key times and ${floats} floats; need ≥ 1 key and ${perKey} floats per key`);
   }
   if (keys.encoding === 'keyed' && keys.interpolation !== undefined && keys.interpolation !== 'linear' && keys.interpolation !== 'step') {
     throw new UsageError(`clip "${clip}" curve ${i}: interpolation must be 'linear' or 'step', got ${JSON.stringify(keys.interpolation)}`);

@@ -1,8 +1,8 @@
-import { AnimClip, type AnimCurve, type CurveKeys, type CurveType } from '../../anim/index.js';
+import { AnimClip, type AnimCurve, type CurveKeys, type CurveType, packedKeyedKeys } from '../../anim/index.js';
 import { readAccessorFloats } from './accessor-values.js';
 import { animcoreExtras } from './animcore-extras.js';
 import { type GltfCollections, morphTargetCount, PATH_TYPES, TYPE_COMPONENTS } from './check-document.js';
-import { describeBadValue, isFileValue } from '../value-range.js';
+import { describeBadValue, firstBadValue, isFileValue } from '../value-range.js';
 import { fail, type JsonObject } from './json-fields.js';
 import { uniqueNames } from './unique-names.js';
 
@@ -98,30 +98,24 @@ function checkValues(values: Float32Array, from: number, to: number, pointer: st
  * Float4 keys of lane group `m` of a sampler's output (at JSON pointer `pointer`): `width`
  * components per element, `targets` elements per key and group (morph weights), and for
  * CUBICSPLINE the groups of in-tangents, values and out-tangents one after the other per key
- * (§3.11, Appendix C). One value per key (`targets` 1, not CUBICSPLINE) is checked here as it is
- * copied (`checkValues`): the output holds those values only (§3.11 counts, `checkDocument`).
+ * (§3.11, Appendix C). One value per key (`targets` 1, not CUBICSPLINE) is checked here
+ * (`checkValues`; the output holds those values only: §3.11 counts, `checkDocument`) and kept as
+ * the accessor holds it (`packedKeyedKeys`: a view of the file's buffer when tightly packed FLOAT).
  */
 function curveKeys(times: Float32Array, values: Float32Array, pointer: string, interpolation: string, width: number, targets: number, m: number): CurveKeys {
   const n = times.length;
   const cubic = interpolation === 'CUBICSPLINE';
   const parts = cubic ? 3 : 1;
-  const out = new Float32Array(4 * parts * n);
   if (parts === 1 && targets === 1) {
-    // The common case (LINEAR/STEP translation, rotation, scale): one tight loop, or a copy, and the check on values just read.
-    if (width === 4) {
-      out.set(values.subarray(0, 4 * n));
-      checkValues(out, 0, 4 * n, pointer);
-    } else {
-      for (let k = 0, from = 0, to = 0; k < n; k++, from += width, to += 4) {
-        for (let c = 0; c < width; c++) {
-          const v = values[from + c]!;
-          if (!isFileValue(v)) checkValues(values, from + c, from + c + 1, pointer);
-          out[to + c] = v;
-        }
-      }
-    }
-    return keys(times, out, interpolation);
+    // The common case (LINEAR/STEP translation, rotation, scale): the accessor's floats as they
+    // are (packedKeyedKeys: the loader copies them into the kernel's block, float4 values are made
+    // only when read), checked here.
+    const data = values.subarray(0, width * n);
+    const bad = firstBadValue(data);
+    if (bad >= 0) checkValues(data, bad, bad + 1, pointer);
+    return packedKeyedKeys(times, { data, width: width as 3 | 4 }, interpolation === 'STEP' ? 'step' : 'linear');
   }
+  const out = new Float32Array(4 * parts * n);
   // Element e of the output starts at width·e; key k's part p (in-tangent, value, out-tangent) is element (parts·k + p)·targets + m.
   for (let k = 0; k < n; k++) {
     for (let p = 0; p < parts; p++) {

@@ -1,0 +1,56 @@
+import type { KeyedKeys } from './curve.js';
+
+/** Keys of `width` floats each, one after the other (a tightly packed VEC3 or VEC4 accessor). */
+export interface PackedValues {
+  /** `width × keys` floats. */
+  readonly data: Float32Array;
+  readonly width: 1 | 2 | 3 | 4;
+}
+
+/**
+ * The packed floats of keys made by `packedKeyedKeys` and their float4 values once made. Outside
+ * the keys, so that keys spread into new ones (`{ ...keys, values: converted }`) do not carry
+ * floats that are no longer theirs.
+ */
+const packedOf = new WeakMap<KeyedKeys, { readonly packed: PackedValues; values?: Float32Array }>();
+
+/** The `values` getter of every packed keys object: one function, so their hidden classes stay one (a getter per object made each its own and slowed every reader of keys). */
+function lazyValues(this: KeyedKeys): Float32Array {
+  const state = packedOf.get(this)!;
+  return (state.values ??= widened(state.packed));
+}
+
+/**
+ * Keyed keys held as a reader found them: `packed.width` floats per key (a glTF VEC3 or VEC4
+ * accessor), the float4 `values` made only when something reads them (then once, and kept). The
+ * loader copies the packed floats straight into the kernel's block (`writeTimedRecords` through
+ * `packedValues`), so a batch that only loads and samples never builds a float4 copy of every key:
+ * for a 10-clip × 64-joint glTF file that copy was ≈ 37 MB, a fifth of its glTF → glTF resample
+ * (issue 15).
+ * @param packed `width × times.length` floats; not copied, not modified (`values` is a new array)
+ */
+export function packedKeyedKeys(times: Float32Array, packed: PackedValues, interpolation: 'linear' | 'step'): KeyedKeys {
+  const keys = Object.defineProperty({ encoding: 'keyed' as const, times, interpolation }, 'values', { get: lazyValues, enumerable: true }) as KeyedKeys;
+  packedOf.set(keys, { packed });
+  return keys;
+}
+
+/** The packed floats of keys made by `packedKeyedKeys`, or undefined for other keys. */
+export function packedValues(keys: KeyedKeys): PackedValues | undefined {
+  return packedOf.get(keys)?.packed;
+}
+
+/** `packed` as float4 keys: each key's floats, then zeros up to four. */
+function widened({ data, width }: PackedValues): Float32Array {
+  const n = data.length / width;
+  if (width === 4) return data.slice(0, 4 * n);
+  const out = new Float32Array(4 * n);
+  for (let k = 0; k < n; k++) for (let c = 0; c < width; c++) out[4 * k + c] = data[width * k + c]!;
+  return out;
+}
+
+/** The floats of float4 keys a keyed or cubic curve has (`4` or `12` × keys), without making packed keys' `values`. */
+export function timedValueLength(keys: KeyedKeys | { readonly encoding: 'cubic'; readonly values: Float32Array }): number {
+  const packed = keys.encoding === 'keyed' ? packedValues(keys) : undefined;
+  return packed ? (4 * packed.data.length) / packed.width : keys.values.length;
+}

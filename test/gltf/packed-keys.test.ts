@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AnimClip, AnimResource, type KeyedKeys, packedKeyedKeys, packedValues } from '../../src/anim/index.js';
+import type { AnimCore } from '../../src/core/index.js';
+import { openGltf } from '../../src/formats/gltf/index.js';
+import { BUILDS, createCore } from '../helpers/core.js';
+import { arbitraryChannels, arbitrarySharedChannels, randomGlb } from '../helpers/random-gltf.js';
+
+describe('packedKeyedKeys', () => {
+  const times = Float32Array.of(0, 0.5, 1);
+  const data = Float32Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9);
+
+  it('gives float4 values made from the packed floats (zeros after the width), once, without changing them', () => {
+    const keys = packedKeyedKeys(times, { data, width: 3 }, 'linear');
+    expect(Array.from(keys.values)).toEqual([1, 2, 3, 0, 4, 5, 6, 0, 7, 8, 9, 0]);
+    expect(keys.values).toBe(keys.values);
+    expect(Array.from(data)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(packedValues(keys)).toEqual({ data, width: 3 });
+  });
+
+  it('is dropped by keys spread into new ones, which keep their own values', () => {
+    const keys = packedKeyedKeys(times, { data, width: 3 }, 'step');
+    const converted: KeyedKeys = { ...keys, values: new Float32Array(12).fill(7) };
+    expect(packedValues(converted)).toBeUndefined();
+    const copy: KeyedKeys = { ...keys };
+    expect(packedValues(copy)).toBeUndefined();
+    expect(copy).toEqual({ encoding: 'keyed', times, values: keys.values, interpolation: 'step' });
+  });
+});
+
+describe.each(BUILDS)('glTF keys loaded from the accessors (packed) sample as their float4 values do, %s build', (build) => {
+  let core: AnimCore;
+  beforeAll(async () => {
+    core = await createCore(build);
+  });
+
+  /** Every sample of `clip` at `times`, after loading it alone. */
+  const samples = (clip: AnimClip, at: readonly number[]): Float32Array[] => {
+    const resource = new AnimResource({ format: 'test', clips: [clip] });
+    core.load(resource);
+    try {
+      const buf = core.createSampleBuffer(clip);
+      return at.map((t) => {
+        core.sampler.sample(clip, t, buf);
+        return buf.samples.slice();
+      });
+    } finally {
+      resource.dispose();
+    }
+  };
+
+  it('bit for bit, for random channels with own and shared key times', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(arbitraryChannels, arbitrarySharedChannels), async (channels) => {
+        const resource = await openGltf({ gltf: randomGlb(channels) });
+        const clip = resource.clips[0]!;
+        const packed = clip.curves.filter((c) => c.keys.encoding === 'keyed' && packedValues(c.keys) !== undefined).length;
+        const linearOrStep = channels.filter((c) => c.interpolation !== 'CUBICSPLINE' && c.path !== 'weights').length;
+        expect(packed).toBe(linearOrStep);
+        // The same keys as plain float4 values (not packed).
+        const plain = clip.withCurves(clip.curves.map((c) => (c.keys.encoding === 'keyed' ? { ...c, keys: { ...c.keys } } : c)));
+        const at = [-0.1, 0, ...channels.flatMap((c) => c.times.flatMap((t) => [t, t + 0.013])), clip.duration + 1];
+        expect(samples(clip, at)).toEqual(samples(plain, at));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
