@@ -101,6 +101,9 @@ function composeFast(p: usize, samples: usize, counts: usize, out: usize): bool 
   const rest = load<usize>(p, LTM_REST);
   const order = load<usize>(p, LTM_ORDER);
   let sum = f32x4.splat(0);
+  // The last joint composed and its columns: a chain's next joint takes them from registers.
+  let prev: i32 = -1;
+  let p0 = sum, p1 = sum, p2 = sum, p3 = sum;
   for (let k: u32 = 0; k < n; k += 4) {
     const last = n - k < 4 ? n - k - 1 : 3;
     localsOfFour(order + (<usize>k << 2), last, bindings, rest, samples, counts);
@@ -112,15 +115,27 @@ function composeFast(p: usize, samples: usize, counts: usize, out: usize): bool 
       if (parent < 0) {
         storeAffine(m, load<f32>(e), load<f32>(e, 16), load<f32>(e, 32), load<f32>(e, 48), load<f32>(e, 64), load<f32>(e, 80), load<f32>(e, 96), load<f32>(e, 112), load<f32>(e, 128), load<f32>(e, 144), load<f32>(e, 160), load<f32>(e, 176));
         sum = f32x4.add(sum, f32x4.add(f32x4.add(v128.load(m), v128.load(m, 16)), f32x4.add(v128.load(m, 32), v128.load(m, 48))));
+        prev = -1;
         continue;
       }
-      const a = out + (<usize>parent << 6);
-      const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
+      let a0 = p0, a1 = p1, a2 = p2, a3 = p3;
+      if (parent != prev) {
+        const a = out + (<usize>parent << 6);
+        a0 = v128.load(a);
+        a1 = v128.load(a, 16);
+        a2 = v128.load(a, 32);
+        a3 = v128.load(a, 48);
+      }
       const c0 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e)), f32x4.mul(a1, v128.load32_splat(e, 16))), f32x4.mul(a2, v128.load32_splat(e, 32)));
       const c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 48)), f32x4.mul(a1, v128.load32_splat(e, 64))), f32x4.mul(a2, v128.load32_splat(e, 80)));
       const c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 96)), f32x4.mul(a1, v128.load32_splat(e, 112))), f32x4.mul(a2, v128.load32_splat(e, 128)));
       const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 144)), f32x4.mul(a1, v128.load32_splat(e, 160))), f32x4.mul(a2, v128.load32_splat(e, 176))), a3);
       sum = storeColumns(m, c0, c1, c2, c3, sum);
+      prev = <i32>i;
+      p0 = c0;
+      p1 = c1;
+      p2 = c2;
+      p3 = c3;
     }
   }
   return allFinite(sum);
@@ -363,34 +378,56 @@ export function allAffine(b: usize, j: usize): bool {
 }
 
 /**
+ * SIMD: writes the twelve entries of each of the `j` affine matrices at `inverseBind` (rows 0–2)
+ * to `splat`, each in four lanes (12 f32x4 per joint, in the order m00 m01 m02 m10 … m32), for
+ * `skinningMatrices`. Once per call: the inverse bind matrices are the same for every instance, and
+ * a skinning product then reads each entry as a vector load where it would broadcast it (V8 adds
+ * each broadcast's offset in an instruction of its own; a vector load takes it in its address).
+ */
+export function splatAffine(inverseBind: usize, j: usize, splat: usize): void {
+  for (let b = inverseBind, d = splat, end = inverseBind + (j << 6); b < end; b += 64, d += 192) {
+    for (let c: usize = 0; c < 4; c++) {
+      v128.store(d + c * 48, v128.load32_splat(b + (c << 4)));
+      v128.store(d + c * 48, v128.load32_splat(b + (c << 4), 4), 16);
+      v128.store(d + c * 48, v128.load32_splat(b + (c << 4), 8), 32);
+    }
+  }
+}
+
+/**
  * Writes the `j` skinning matrices model · inverse bind (16 f32 each, column-major) from `model`
  * and `inverseBind` to `out`, under the overflow rule above. With `affine` (every inverse bind
  * matrix affine, `allAffine`), each column takes three products (the translation column three and
  * the model's translation column, times 1, exact): the full product's sums without their terms
  * a3 · 0, which change a result only in the sign of a zero, or to NaN where the model's
  * translation column is not finite — which the translation column shows, so the check sees every
- * matrix the full product's check saw. The SIMD build checks the sum of all entries once (see
- * `composeFast`) and, when it is not finite, writes every matrix again on the checked path.
+ * matrix the full product's check saw; the SIMD build reads the entries from `splat`
+ * (`splatAffine`). The SIMD build checks the sum of all entries once (see `composeFast`) and,
+ * when it is not finite, writes every matrix again on the checked path.
  */
-export function skinningMatrices(model: usize, inverseBind: usize, j: usize, affine: bool, out: usize): void {
+export function skinningMatrices(model: usize, inverseBind: usize, splat: usize, j: usize, affine: bool, out: usize): void {
   if (ASC_FEATURE_SIMD) {
     let sum = f32x4.splat(0);
-    for (let o: usize = 0, end = j << 6; o < end; o += 64) {
-      const a = model + o, b = inverseBind + o;
-      const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
-      let c0 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b)), f32x4.mul(a1, v128.load32_splat(b, 4))), f32x4.mul(a2, v128.load32_splat(b, 8)));
-      let c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 16)), f32x4.mul(a1, v128.load32_splat(b, 20))), f32x4.mul(a2, v128.load32_splat(b, 24)));
-      let c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 32)), f32x4.mul(a1, v128.load32_splat(b, 36))), f32x4.mul(a2, v128.load32_splat(b, 40)));
-      let c3 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 48)), f32x4.mul(a1, v128.load32_splat(b, 52))), f32x4.mul(a2, v128.load32_splat(b, 56)));
-      if (affine) {
-        c3 = f32x4.add(c3, a3);
-      } else {
-        c0 = f32x4.add(c0, f32x4.mul(a3, v128.load32_splat(b, 12)));
-        c1 = f32x4.add(c1, f32x4.mul(a3, v128.load32_splat(b, 28)));
-        c2 = f32x4.add(c2, f32x4.mul(a3, v128.load32_splat(b, 44)));
-        c3 = f32x4.add(c3, f32x4.mul(a3, v128.load32_splat(b, 60)));
+    if (affine) {
+      for (let o: usize = 0, d = splat, end = j << 6; o < end; o += 64, d += 192) {
+        const a = model + o;
+        const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32);
+        const c0 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d)), f32x4.mul(a1, v128.load(d, 16))), f32x4.mul(a2, v128.load(d, 32)));
+        const c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 48)), f32x4.mul(a1, v128.load(d, 64))), f32x4.mul(a2, v128.load(d, 80)));
+        const c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 96)), f32x4.mul(a1, v128.load(d, 112))), f32x4.mul(a2, v128.load(d, 128)));
+        const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 144)), f32x4.mul(a1, v128.load(d, 160))), f32x4.mul(a2, v128.load(d, 176))), v128.load(a, 48));
+        sum = storeColumns(out + o, c0, c1, c2, c3, sum);
       }
-      sum = storeColumns(out + o, c0, c1, c2, c3, sum);
+    } else {
+      for (let o: usize = 0, end = j << 6; o < end; o += 64) {
+        const a = model + o, b = inverseBind + o;
+        const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
+        const c0 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b)), f32x4.mul(a1, v128.load32_splat(b, 4))), f32x4.mul(a2, v128.load32_splat(b, 8))), f32x4.mul(a3, v128.load32_splat(b, 12)));
+        const c1 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 16)), f32x4.mul(a1, v128.load32_splat(b, 20))), f32x4.mul(a2, v128.load32_splat(b, 24))), f32x4.mul(a3, v128.load32_splat(b, 28)));
+        const c2 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 32)), f32x4.mul(a1, v128.load32_splat(b, 36))), f32x4.mul(a2, v128.load32_splat(b, 40))), f32x4.mul(a3, v128.load32_splat(b, 44)));
+        const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 48)), f32x4.mul(a1, v128.load32_splat(b, 52))), f32x4.mul(a2, v128.load32_splat(b, 56))), f32x4.mul(a3, v128.load32_splat(b, 60)));
+        sum = storeColumns(out + o, c0, c1, c2, c3, sum);
+      }
     }
     if (allFinite(sum)) return;
   }

@@ -15,6 +15,7 @@ import {
   SM_CURSORS_B,
   SM_CURVE_COUNT,
   SM_INVERSE_BIND,
+  SM_INVERSE_BIND_SPLAT,
   SM_JOB,
   SM_JOINT_COUNT,
   SM_KIND_A,
@@ -44,7 +45,7 @@ import {
   LAYER_WEIGHT,
 } from './layout';
 import { blendPrepared, prepareBlend } from './blend';
-import { allAffine, allCounted, localToModel, skinningMatrices } from './local-to-model';
+import { allAffine, allCounted, localToModel, skinningMatrices, splatAffine } from './local-to-model';
 import { mixSamples } from './mix';
 import { readAheadClip, sampleClip } from './sample-clip';
 
@@ -86,6 +87,8 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
   const clips = load<usize>(p, SM_CLIPS);
   // Checked on every call: SampleManyJob.inverseBindMatrices is a live view the caller may write.
   const affine = output != OUTPUT_SAMPLES && output != OUTPUT_MODEL && allAffine(inverseBind, j);
+  const splat = load<usize>(p, SM_INVERSE_BIND_SPLAT);
+  if (ASC_FEATURE_SIMD && affine) splatAffine(inverseBind, j, splat);
   // One clip, no mix: every instance's counts are that clip's, so they are checked once.
   const clipCounts = layerCount == 0 && clips == 0 && clipB == 0;
   let allSampled = false;
@@ -138,6 +141,6 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
       continue;
     }
     localToModel(job, s, modelCounts, model);
-    skinningMatrices(model, inverseBind, j, affine, m);
+    skinningMatrices(model, inverseBind, splat, j, affine, m);
   }
 }

@@ -15,6 +15,7 @@ import {
   SM_CURVE_COUNT,
   SM_HEADER_SIZE,
   SM_INVERSE_BIND,
+  SM_INVERSE_BIND_SPLAT,
   SM_JOB,
   SM_JOINT_COUNT,
   SM_KIND_A,
@@ -229,6 +230,7 @@ export class SampleManyJob {
       [SM_INVERSE_BIND, j * 64],
       [SM_MATRICES, n * j * 64],
       [SM_MODEL, j * 64],
+      [SM_INVERSE_BIND_SPLAT, this.output === 'skinning' ? j * 192 : 0],
     ] as const;
     const block = runtime.allocBlock(SM_HEADER_SIZE, fields.map(([, size]) => size));
     this.ptr = block.ptr;
