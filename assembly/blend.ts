@@ -23,7 +23,10 @@ import {
   LAYER_TIME_FACTOR, LAYER_WEIGHT, BLEND_ORDER, CLIP_COUNTS, KIND_UNITY,
 } from './layout';
 import { localToModel } from './local-to-model';
-import { copy4, lerp4, nlerpAligned, nlerpShortest, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpShortest } from './quat';
+import {
+  copy4, lerp4, nlerpAligned, nlerpShortest, promoteHigh, promoteLow, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpShortest, slerpSoa4,
+  transposeStore,
+} from './quat';
 import { sampleClip } from './sample-clip';
 
 /** The additive rotation interpolates from identity to the delta: four deltas at a time, or one at DELTAS. */
@@ -181,9 +184,10 @@ function sampleLayers(): void {
 // the curves by key once per call (BLEND_ORDER); `blendClasses` works out each class's shares once
 // per instance and runs them over the class's curves without per-curve tests or scratch: curves
 // that are not rotations one at a time with the result in registers, rotations layer by layer
-// (four at a time through one prepared slerp slot). The same f32 operations in the same order per
-// curve as `blendCurves`, so the same result bit for bit, except that a group of four rotations
-// may be another four (`slerpGathered4`'s f32 lanes, within the slerp budget).
+// or (SIMD, slerp) four at a time through all layers (`rotationGroups`). The same f32 operations in
+// the same order per curve as `blendCurves`, so the same result bit for bit in the scalar build;
+// the SIMD build's groups may differ within the slerp budget (`slerpSoa4`: f32 lanes of another
+// grouping, halved gaps without the rounded midpoint).
 
 const KEYS: usize = 1 << PLAN_LAYERS;
 /** Per key: its curves that are not rotations, and its rotations (counted, then the next slot in BLEND_ORDER). */
@@ -420,7 +424,8 @@ function classLinear(from: usize, to: usize, ops: usize, adds: usize, total: f32
 
 /**
  * The class's rotations, the entries [from, to) of BLEND_ORDER: as `normalRotationAt`,
- * `finishRotation` and `additiveRotationAt` do per curve, layer by layer over the class.
+ * `finishRotation` and `additiveRotationAt` do per curve. SIMD, slerp: four at a time through all
+ * the class's layers (`rotationGroups`), the rest layer by layer over the class.
  */
 function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f32, fill: f32): void {
   if (from == to) return;
@@ -438,6 +443,10 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
       }
     }
   } else {
+    if (ASC_FEATURE_SIMD && slerp && groupsApply(ops, adds)) {
+      from = rotationGroups(from, to, ops, adds, weighted ? fill / tau : 0);
+      if (from == to) return;
+    }
     const first = <usize>load<u32>(OP_SAMPLES);
     for (let at = from; at < to; at += 4) {
       const i = <usize>load<u32>(at);
@@ -500,6 +509,126 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
     }
     for (; at < to; at += 4) addRotation(<usize>load<u32>(at), samples, inverse, w);
   }
+}
+
+// SIMD, slerp: a class's rotations four at a time through every layer (`rotationGroups`): the
+// four results stay in structure of arrays (GROUP) from the first layer's samples through each
+// normal layer's slerp, the rest fill and each additive layer's delta, and are stored once —
+// instead of a pass over the class per layer, each re-reading and re-storing the results and
+// slerping lane by lane where a gap is not small. The same operations per curve, rounded to f32 at
+// the same steps (`slerpSoa4`).
+
+/** The group's running results and an operand, four rotations as structure of arrays. */
+const GROUP = memory.data(64, 16);
+const OPERAND = memory.data(64, 16);
+/** Four identities as structure of arrays: where an additive delta's slerp starts. */
+const IDENTITY_SOA = memory.data<f32>([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1], 16);
+
+/** Whether `rotationGroups` takes the class: every share (or `priority` weight) and additive weight in [0, 1], the polynomial's range. */
+// @ts-ignore: decorator
+@inline
+function groupsApply(ops: usize, adds: usize): bool {
+  for (let k: usize = 1; k < ops; k++) {
+    const t = load<f32>(OP_SHARE + (k << 4));
+    if (!(t >= 0 && t <= 1)) return false;
+  }
+  for (let k: usize = 0; k < adds; k++) {
+    if (!(load<f32>(ADD_WEIGHT + (k << 2)) <= 1)) return false;
+  }
+  return true;
+}
+
+/**
+ * SIMD, slerp: the class's rotations [from, to) of BLEND_ORDER in groups of four, each through the
+ * `ops` normal contributions, the rest fill (`fillShare` > 0: slerp towards the rest by it) and
+ * the `adds` additive ones. Returns where the groups end (fewer than four rotations left).
+ */
+function rotationGroups(from: usize, to: usize, ops: usize, adds: usize, fillShare: f32): usize {
+  const first = <usize>load<u32>(OP_SAMPLES);
+  if (fillShare > 0) slerpPrepare(FILL_SLOT, fillShare);
+  let at = from;
+  for (; at + 16 <= to; at += 16) {
+    const i0 = <usize>load<u32>(at), i1 = <usize>load<u32>(at, 4), i2 = <usize>load<u32>(at, 8), i3 = <usize>load<u32>(at, 12);
+    const o0 = i0 << 4, o1 = i1 << 4, o2 = i2 << 4, o3 = i3 << 4;
+    store<u8>(outCounts + i0, countOf(i0, ops));
+    store<u8>(outCounts + i1, countOf(i1, ops));
+    store<u8>(outCounts + i2, countOf(i2, ops));
+    store<u8>(outCounts + i3, countOf(i3, ops));
+    gather(first, o0, o1, o2, o3, GROUP);
+    for (let k: usize = 1; k < ops; k++) {
+      gather(<usize>load<u32>(OP_SAMPLES + (k << 2)), o0, o1, o2, o3, OPERAND);
+      useSlot(<usize>load<u32>(OP_LAYER + (k << 2)));
+      prepareSlot(load<f32>(OP_SHARE + (k << 4)));
+      slerpSoa4(slot, GROUP, OPERAND, GROUP);
+    }
+    if (fillShare > 0) {
+      gather(rest, o0, o1, o2, o3, OPERAND);
+      slerpSoa4(FILL_SLOT, GROUP, OPERAND, GROUP);
+    }
+    for (let k: usize = 0; k < adds; k++) {
+      // Δ = reference⁻¹ ⊗ sample, slerped from identity by w, then result ⊗ that (`addRotation`).
+      deltaGroup(<usize>load<u32>(ADD_INVERSE + (k << 2)), <usize>load<u32>(ADD_SAMPLES + (k << 2)), o0, o1, o2, o3);
+      useSlot(<usize>load<u32>(ADD_LAYER + (k << 2)));
+      prepareSlot(load<f32>(ADD_WEIGHT + (k << 2)));
+      slerpSoa4(slot, IDENTITY_SOA, OPERAND, OPERAND);
+      multiplyGroup();
+    }
+    transposeStore(v128.load(GROUP), v128.load(GROUP, 16), v128.load(GROUP, 32), v128.load(GROUP, 48), out + o0, out + o1, out + o2, out + o3);
+  }
+  return at;
+}
+
+/** SIMD: the float4s at src + o0 … src + o3 into `dst` as structure of arrays. */
+// @ts-ignore: decorator
+@inline
+function gather(src: usize, o0: usize, o1: usize, o2: usize, o3: usize, dst: usize): void {
+  transposeStore(v128.load(src + o0), v128.load(src + o1), v128.load(src + o2), v128.load(src + o3), dst, dst + 16, dst + 32, dst + 48);
+}
+
+/** SIMD: OPERAND = the four deltas reference⁻¹ ⊗ sample (`inverseTimes`) of the rotations at o0 … o3 (byte offsets of float4s). */
+function deltaGroup(inverse: usize, samples: usize, o0: usize, o1: usize, o2: usize, o3: usize): void {
+  gather(samples, o0, o1, o2, o3, OPERAND);
+  const bx = v128.load(OPERAND), by = v128.load(OPERAND, 16), bz = v128.load(OPERAND, 32), bw = v128.load(OPERAND, 48);
+  // The inverses are f64 float4s, 32 bytes per curve.
+  const p0 = inverse + (o0 << 1), p1 = inverse + (o1 << 1), p2 = inverse + (o2 << 1), p3 = inverse + (o3 << 1);
+  let l = v128.load(p0), m = v128.load(p1), h = v128.load(p0, 16), n = v128.load(p1, 16);
+  productPair(
+    v128.shuffle<f64>(l, m, 0, 2), v128.shuffle<f64>(l, m, 1, 3), v128.shuffle<f64>(h, n, 0, 2), v128.shuffle<f64>(h, n, 1, 3),
+    promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), OPERAND,
+  );
+  l = v128.load(p2);
+  m = v128.load(p3);
+  h = v128.load(p2, 16);
+  n = v128.load(p3, 16);
+  productPair(
+    v128.shuffle<f64>(l, m, 0, 2), v128.shuffle<f64>(l, m, 1, 3), v128.shuffle<f64>(h, n, 0, 2), v128.shuffle<f64>(h, n, 1, 3),
+    promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), OPERAND + 8,
+  );
+}
+
+/** SIMD: GROUP = GROUP ⊗ OPERAND, four Hamilton products (`multiplyInto`). */
+function multiplyGroup(): void {
+  const ax = v128.load(GROUP), ay = v128.load(GROUP, 16), az = v128.load(GROUP, 32), aw = v128.load(GROUP, 48);
+  const bx = v128.load(OPERAND), by = v128.load(OPERAND, 16), bz = v128.load(OPERAND, 32), bw = v128.load(OPERAND, 48);
+  productPair(promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), GROUP);
+  productPair(promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), GROUP + 8);
+}
+
+/**
+ * SIMD: two Hamilton products a ⊗ b, components as f64x2, stored as f32 pairs at out, out + 16,
+ * out + 32, out + 48 (structure of arrays): the scalar build's sums in its order, so the same bits.
+ */
+// @ts-ignore: decorator
+@inline
+function productPair(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, out: usize): void {
+  const x = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(ax, bw), f64x2.mul(aw, bx)), f64x2.mul(ay, bz)), f64x2.mul(az, by));
+  const y = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(ay, bw), f64x2.mul(aw, by)), f64x2.mul(az, bx)), f64x2.mul(ax, bz));
+  const z = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(az, bw), f64x2.mul(aw, bz)), f64x2.mul(ax, by)), f64x2.mul(ay, bx));
+  const w = f64x2.sub(f64x2.sub(f64x2.sub(f64x2.mul(aw, bw), f64x2.mul(ax, bx)), f64x2.mul(ay, by)), f64x2.mul(az, bz));
+  v128.store64_lane(out, f32x4.demote_f64x2_zero(x), 0);
+  v128.store64_lane(out, f32x4.demote_f64x2_zero(y), 0, 16);
+  v128.store64_lane(out, f32x4.demote_f64x2_zero(z), 0, 32);
+  v128.store64_lane(out, f32x4.demote_f64x2_zero(w), 0, 48);
 }
 
 /** The mask weight at curve i of a layer's `mask` (0: none, weight 1). */

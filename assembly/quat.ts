@@ -356,6 +356,200 @@ export function transposeStore(x: v128, y: v128, z: v128, w: v128, d0: usize, d1
   v128.store(d3, v128.shuffle<f32>(xy23, zw23, 2, 3, 6, 7));
 }
 
+// The blend's four-at-a-time slerp (assembly/blend.ts): four quaternion pairs as structure of
+// arrays in memory — at `a`, `b` and `out` 64 bytes each, the x, y, z and w of the four as one f32x4
+// each — so that a blend keeps a group of four rotations in that form from layer to layer. Where
+// the four gaps are small, `slerp4`'s f32 form; otherwise the f64 polynomial of `slerpPrepared`
+// two lanes per f64x2 (quaternions 0 and 1, then 2 and 3), gaps over 120° halved lane by lane
+// (`slerpHalves`' midpoint and half weight, the half slot's coefficients selected per lane): per
+// quaternion the same f64 operations as `slerpPrepared`, except that a lane with a small gap beside
+// a larger one takes all eight terms (within 4e-9 of the three), so within the slerp budget
+// (test/core/blend-slerp.test.ts). Lanes that `slerpPrepared` would take elsewhere (a result
+// shorter than 1e-6, a halved gap between quaternions that are not unit) are redone by it.
+
+/** `slerpSoa4`'s inputs, kept for the lanes it hands to `slerpPrepared`: the a's, then the b's (structure of arrays). */
+const SOA_LANES = memory.data(128, 16);
+
+/**
+ * SIMD: out = slerp(a, b) for four quaternion pairs in structure of arrays (see above) with the
+ * weight t in [0, 1] that `slot` was prepared for; `out` may be `a` or `b`.
+ */
+export function slerpSoa4(slot: usize, a: usize, b: usize, out: usize): void {
+  const ax = v128.load(a), ay = v128.load(a, 16), az = v128.load(a, 32), aw = v128.load(a, 48);
+  const bx = v128.load(b), by = v128.load(b, 16), bz = v128.load(b, 32), bw = v128.load(b, 48);
+  const dot = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(az, bz)), f32x4.add(f32x4.mul(ay, by), f32x4.mul(aw, bw)));
+  const one = f32x4.splat(1);
+  const xm1 = f32x4.sub(f32x4.pmin(f32x4.abs(dot), one), one);
+  let rest: i32;
+  if (!v128.any_true(f32x4.lt(xm1, f32x4.splat(<f32>SLERP_SMALL)))) {
+    // `slerp4`'s form and roundings.
+    const neg = v128.and(f32x4.lt(dot, f32x4.splat(0)), f32x4.splat(-0.0));
+    const c = slot + SLERP4_AT;
+    const beta = f32x4.mul(hornerStep(hornerStep(v128.load(c, 32), xm1, v128.load(c, 16)), xm1, v128.load(c)), xm1);
+    const alpha = f32x4.mul(hornerStep(hornerStep(v128.load(c, 80), xm1, v128.load(c, 64)), xm1, v128.load(c, 48)), xm1);
+    const t = v128.load(c, 96);
+    const x = slerpLane(ax, v128.xor(bx, neg), t, alpha, beta);
+    const y = slerpLane(ay, v128.xor(by, neg), t, alpha, beta);
+    const z = slerpLane(az, v128.xor(bz, neg), t, alpha, beta);
+    const w = slerpLane(aw, v128.xor(bw, neg), t, alpha, beta);
+    const sq = f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(z, z)), f32x4.add(f32x4.mul(y, y), f32x4.mul(w, w)));
+    rest = v128.bitmask<i32>(f32x4.lt(sq, f32x4.splat(MIN_LENGTH_SQ)));
+    v128.store(out, x);
+    v128.store(out, y, 16);
+    v128.store(out, z, 32);
+    v128.store(out, w, 48);
+  } else {
+    rest = slerpWidePair(slot, promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), out);
+    rest |= slerpWidePair(slot, promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), out + 8) << 2;
+  }
+  if (rest != 0) {
+    v128.store(SOA_LANES, ax);
+    v128.store(SOA_LANES, ay, 16);
+    v128.store(SOA_LANES, az, 32);
+    v128.store(SOA_LANES, aw, 48);
+    v128.store(SOA_LANES, bx, 64);
+    v128.store(SOA_LANES, by, 80);
+    v128.store(SOA_LANES, bz, 96);
+    v128.store(SOA_LANES, bw, 112);
+    slerpSoaLanes(slot, rest, out);
+  }
+}
+
+/** f32 lanes 0 and 1 of `v` as an f64x2. */
+// @ts-ignore: decorator
+@inline
+export function promoteLow(v: v128): v128 {
+  return f64x2.promote_low_f32x4(v);
+}
+
+/** f32 lanes 2 and 3 of `v` as an f64x2. */
+// @ts-ignore: decorator
+@inline
+export function promoteHigh(v: v128): v128 {
+  return f64x2.promote_low_f32x4(v128.shuffle<f32>(v, v, 2, 3, 0, 1));
+}
+
+/**
+ * Two lanes of `slerpSoa4`'s f64 path: components as f64x2 (a's, b's), the result's components
+ * stored as two f32 each at out, out + 16, out + 32, out + 48. Returns the lanes (bits 0, 1) to
+ * redo with `slerpPrepared`.
+ *
+ * A gap over 120° is halved as `slerpHalves` does, without forming the midpoint
+ * m = (a ± b) · k, k = 1 / |a ± b|: the polynomial runs on cos of the half gap — (a·a + |a·b|) · k
+ * for (a, m), (|a·b| + b·b) · k for (m, b) — with the half weight (the slot's half), and its
+ * coefficients (c_a', c_b') on (a, m) or (m, b) become a's and b's: c_a' + c_b' k and c_b' k, or
+ * c_a' k and c_a' k + c_b' (b's with the sign of the shortest arc). m is thus not rounded to f32
+ * as `slerpHalves` rounds it (closer to the exact slerp, not bit for bit the one-at-a-time path).
+ */
+function slerpWidePair(slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, out: usize): i32 {
+  const one = f64x2.splat(1);
+  const dot = f64x2.add(f64x2.add(f64x2.mul(ax, bx), f64x2.mul(az, bz)), f64x2.add(f64x2.mul(ay, by), f64x2.mul(aw, bw)));
+  // b's sign along the shortest arc; cos θ above 1 (keys longer than unit) is 1.
+  const neg = v128.and(f64x2.lt(dot, f64x2.splat(0)), f64x2.splat(-0.0));
+  const x = f64x2.abs(dot);
+  let xm1 = f64x2.sub(f64x2.pmin(x, one), one);
+  const cut = f64x2.lt(xm1, f64x2.splat(SLERP_EXACT));
+  let redo = f64x2.splat(0);
+  let ca: v128, cb: v128;
+  if (v128.any_true(cut)) {
+    const tolerance = f64x2.splat(UNIT_TOLERANCE);
+    const aa = f64x2.add(f64x2.add(f64x2.mul(ax, ax), f64x2.mul(az, az)), f64x2.add(f64x2.mul(ay, ay), f64x2.mul(aw, aw)));
+    const bb = f64x2.add(f64x2.add(f64x2.mul(bx, bx), f64x2.mul(bz, bz)), f64x2.add(f64x2.mul(by, by), f64x2.mul(bw, bw)));
+    // Quaternions that are not unit take the exact formula (`slerpHalves`).
+    const unit = v128.and(f64x2.le(f64x2.abs(f64x2.sub(aa, one)), tolerance), f64x2.le(f64x2.abs(f64x2.sub(bb, one)), tolerance));
+    redo = v128.andnot(cut, unit);
+    const k = f64x2.div(one, f64x2.sqrt(f64x2.add(f64x2.add(aa, bb), f64x2.add(x, x))));
+    const t = <f32>load<f64>(slot);
+    const half = slot + SLERP_HALF;
+    const low = t <= 0.5;
+    slerpPrepare(half, low ? t * 2 : t * 2 - 1);
+    const xh = f64x2.mul(f64x2.add(low ? aa : bb, x), k);
+    xm1 = v128.bitselect(f64x2.sub(f64x2.pmin(xh, one), one), xm1, cut);
+    const at = estrinLanes(slot, half, cut, xm1, true);
+    const ad = estrinLanes(slot + 8, half + 8, cut, xm1, true);
+    const a0 = f64x2.mul(ad, coefficientLanes(slot + 8, half + 8, cut, 0, true));
+    const b0 = f64x2.mul(at, coefficientLanes(slot, half, cut, 0, true));
+    if (low) {
+      ca = v128.bitselect(f64x2.add(a0, f64x2.mul(b0, k)), a0, cut);
+      cb = v128.bitselect(f64x2.mul(b0, k), b0, cut);
+    } else {
+      const ak = f64x2.mul(a0, k);
+      ca = v128.bitselect(ak, a0, cut);
+      cb = v128.bitselect(f64x2.add(ak, b0), b0, cut);
+    }
+  } else {
+    // 1 + Σ P_j xm1^j for t (b's share) and 1 − t (a's): three terms by Horner where both gaps are
+    // small (as `slerpPolynomial`), else all eight by Estrin's scheme.
+    let at: v128, ad: v128;
+    if (v128.all_true<i64>(f64x2.ge(xm1, f64x2.splat(SLERP_SMALL)))) {
+      at = hornerLanes(slot, xm1);
+      ad = hornerLanes(slot + 8, xm1);
+    } else {
+      at = estrinLanes(slot, slot, cut, xm1, false);
+      ad = estrinLanes(slot + 8, slot + 8, cut, xm1, false);
+    }
+    ca = f64x2.mul(ad, v128.load64_splat(slot + 8));
+    cb = f64x2.mul(at, v128.load64_splat(slot));
+  }
+  cb = v128.xor(cb, neg);
+  const rx = f64x2.add(f64x2.mul(ca, ax), f64x2.mul(cb, bx));
+  const ry = f64x2.add(f64x2.mul(ca, ay), f64x2.mul(cb, by));
+  const rz = f64x2.add(f64x2.mul(ca, az), f64x2.mul(cb, bz));
+  const rw = f64x2.add(f64x2.mul(ca, aw), f64x2.mul(cb, bw));
+  const sq = f64x2.add(f64x2.add(f64x2.mul(rx, rx), f64x2.mul(rz, rz)), f64x2.add(f64x2.mul(ry, ry), f64x2.mul(rw, rw)));
+  redo = v128.or(redo, f64x2.lt(sq, f64x2.splat(<f64>MIN_LENGTH_SQ)));
+  v128.store64_lane(out, f32x4.demote_f64x2_zero(rx), 0);
+  v128.store64_lane(out, f32x4.demote_f64x2_zero(ry), 0, 16);
+  v128.store64_lane(out, f32x4.demote_f64x2_zero(rz), 0, 32);
+  v128.store64_lane(out, f32x4.demote_f64x2_zero(rw), 0, 48);
+  return v128.bitmask<i64>(redo);
+}
+
+/** Coefficient `offset` of a slot's lane (`p`: its t or 1 − t lane) in both lanes; `mixed`, `h`'s where `cut`. */
+// @ts-ignore: decorator
+@inline
+function coefficientLanes(p: usize, h: usize, cut: v128, offset: usize, mixed: bool): v128 {
+  const own = v128.load64_splat(p + offset);
+  return mixed ? v128.bitselect(v128.load64_splat(h + offset), own, cut) : own;
+}
+
+/** `estrin` on two lanes: coefficients of `p`, or (`mixed`) of `h` where `cut`. */
+// @ts-ignore: decorator
+@inline
+function estrinLanes(p: usize, h: usize, cut: v128, xm1: v128, mixed: bool): v128 {
+  const x2 = f64x2.mul(xm1, xm1);
+  const x4 = f64x2.mul(x2, x2);
+  const e01 = f64x2.add(f64x2.splat(1), f64x2.mul(coefficientLanes(p, h, cut, 16, mixed), xm1));
+  const e23 = f64x2.add(coefficientLanes(p, h, cut, 32, mixed), f64x2.mul(coefficientLanes(p, h, cut, 48, mixed), xm1));
+  const e45 = f64x2.add(coefficientLanes(p, h, cut, 64, mixed), f64x2.mul(coefficientLanes(p, h, cut, 80, mixed), xm1));
+  const e67 = f64x2.add(coefficientLanes(p, h, cut, 96, mixed), f64x2.mul(coefficientLanes(p, h, cut, 112, mixed), xm1));
+  const f03 = f64x2.add(e01, f64x2.mul(e23, x2));
+  const f47 = f64x2.add(e45, f64x2.mul(e67, x2));
+  return f64x2.add(f03, f64x2.mul(f64x2.add(f47, f64x2.mul(coefficientLanes(p, h, cut, 128, mixed), x4)), x4));
+}
+
+/** `slerpPolynomial`'s three-term Horner on two lanes (`p`: a slot's t or 1 − t lane). */
+// @ts-ignore: decorator
+@inline
+function hornerLanes(p: usize, xm1: v128): v128 {
+  let acc = f64x2.add(f64x2.mul(v128.load64_splat(p + 48), xm1), v128.load64_splat(p + 32));
+  acc = f64x2.add(f64x2.mul(acc, xm1), v128.load64_splat(p + 16));
+  return f64x2.add(f64x2.mul(acc, xm1), f64x2.splat(1));
+}
+
+/** The lanes of `rest` (bit i: quaternion i) of a `slerpSoa4` call, from SOA_LANES, by `slerpPrepared`. Out of line: rare. */
+function slerpSoaLanes(slot: usize, rest: i32, out: usize): void {
+  for (let i: usize = 0; i < 4; i++) {
+    if ((rest & (1 << <i32>i)) == 0) continue;
+    for (let c: usize = 0; c < 4; c++) {
+      store<f32>(LANE_PAIR + (c << 2), load<f32>(SOA_LANES + (c << 4) + (i << 2)));
+      store<f32>(LANE_PAIR + 16 + (c << 2), load<f32>(SOA_LANES + 64 + (c << 4) + (i << 2)));
+    }
+    slerpPrepared(slot, LANE_PAIR, LANE_PAIR + 16, LANE_PAIR);
+    for (let c: usize = 0; c < 4; c++) store<f32>(out + (c << 4) + (i << 2), load<f32>(LANE_PAIR + (c << 2)));
+  }
+}
+
 /**
  * Slerp of the float4 quaternions at `a` and `b` into `out` with the weight `slot` was prepared
  * for (`slerpPrepare`), along the shortest arc (b's coefficient negated when dot < 0); a result

@@ -2,14 +2,17 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { BlendOptions } from '../../src/anim/index.js';
 import { type AnimCore, AnimSampleBuffer, BlendJob, type BlendJobLayer } from '../../src/core/index.js';
+import { slerp } from '../../src/reference/quat.js';
 import { BUILDS, createCore } from '../helpers/core.js';
-import { expectWithinBudget, keyPair } from '../helpers/slerp-budget.js';
+import { angleDeg, expectWithinBudget, keyPair } from '../helpers/slerp-budget.js';
 
 // The blend's slerps keep the slerp budget of the mixer and the samplers (test/helpers/slerp-budget.ts):
 // each result within the budget and the issue-16 bound of the exact slerp of its inputs. The SIMD
 // build slerps four rotations that share a weight at a time (`slerpGathered4`, `slerp4` in f32
 // for small gaps), in the normal layers and in the additive deltas, so 64 rotations of one weight
-// per draw run through that path as well as the one-at-a-time one.
+// per draw run through that path as well as the one-at-a-time one. The planned path (masks of 0
+// and 1) keeps groups of four through every layer (`slerpSoa4`: f32 for small gaps, else f64 two
+// lanes at a time, gaps over 120° halved lane by lane), chains of three layers included.
 
 const CURVES = 64;
 const types = Array<'rotation'>(CURVES).fill('rotation');
@@ -62,6 +65,81 @@ describe.each(BUILDS)('blend slerps (%s build)', (build) => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it.each(gaps)('chains three normal layers within the budget at each step for key gaps up to %s°', (gap) => {
+    const [a, b, c, out] = buffers as [AnimSampleBuffer, AnimSampleBuffer, AnimSampleBuffer, AnimSampleBuffer];
+    const job3 = new BlendJob(core, types, new Float32Array(4 * CURVES), 3);
+    const mid = new AnimSampleBuffer(core, types);
+    try {
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(keyPair(gap), keyPair(gap)), { minLength: CURVES, maxLength: CURVES }),
+          fc.tuple(fc.double({ min: 0.05, max: 2, noNaN: true }), fc.double({ min: 0.05, max: 2, noNaN: true }), fc.double({ min: 0.05, max: 2, noNaN: true })),
+          (pairs, [w0, w1, w2]) => {
+            // Layer c's key is q1 of a second pair: its gap to the first step's result is anything
+            // up to 180°, and the bound is the one of that gap.
+            pairs.forEach(([p, r], i) => {
+              a.samples.set(p.q0, 4 * i);
+              b.samples.set(p.q1, 4 * i);
+              c.samples.set(r.q1, 4 * i);
+            });
+            for (const x of [a, b, c]) x.counts.fill(1);
+            const weights = [w0, w1, w2].map(Math.fround) as [number, number, number];
+            job3.run(weights.map((weight, k) => ({ samples: [a, b, c][k]!, weight })), out, { rule: 'weighted', rotation: 'slerp', threshold: 0 });
+            // The second step from the first step's result as the kernel stores it (two layers).
+            job.run([{ samples: a, weight: weights[0] }, { samples: b, weight: weights[1] }], mid, { rule: 'weighted', rotation: 'slerp', threshold: 0 });
+            const total = Math.fround(weights[0] + weights[1]);
+            const t = Math.fround(weights[2] / Math.fround(total + weights[2]));
+            pairs.forEach((_, i) => {
+              const q = mid.samples.slice(4 * i, 4 * i + 4);
+              const r = c.samples.slice(4 * i, 4 * i + 4);
+              expectWithinBudget(out.samples.subarray(4 * i, 4 * i + 4), q, r, t, angleDeg(q, r) <= 90 ? 1e-5 : 1e-3);
+            });
+          },
+        ),
+        { numRuns: 40 },
+      );
+    } finally {
+      mid.dispose();
+      job3.dispose();
+    }
+  });
+
+  it('hands lanes the four-at-a-time slerp does not take to the one-at-a-time one: keys not unit, zero keys, results near zero', () => {
+    const [a, b, out] = buffers as [AnimSampleBuffer, AnimSampleBuffer, AnimSampleBuffer];
+    // Each key scaled by 1 (unit), 0.5 or 1.7 (not unit: over 120° the exact formula), or 0 (zero
+    // key: identity when the result is shorter than 1e-6); and q1 = −q0 (opposite keys at ½ meet at 0).
+    const scale = fc.constantFrom(1, 1, 1, 0.5, 1.7, 0);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(keyPair(180), scale, scale, fc.boolean()), { minLength: CURVES, maxLength: CURVES }),
+        fc.double({ min: 0.05, max: 2, noNaN: true }),
+        fc.double({ min: 0.05, max: 2, noNaN: true }),
+        (draws, w0, w1) => {
+          draws.forEach(([{ q0, q1 }, s0, s1, opposite], i) => {
+            a.samples.set(q0.map((v) => v * s0), 4 * i);
+            b.samples.set(opposite ? q0.map((v) => -v * s0) : q1.map((v) => v * s1), 4 * i);
+          });
+          a.counts.fill(1);
+          b.counts.fill(1);
+          const weights = [Math.fround(w0), Math.fround(w1)] as const;
+          job.run([{ samples: a, weight: weights[0] }, { samples: b, weight: weights[1] }], out, { rule: 'weighted', rotation: 'slerp', threshold: 0 });
+          const t = Math.fround(weights[1] / Math.fround(weights[0] + weights[1]));
+          draws.forEach((_, i) => {
+            const want = Float32Array.from(slerp(a.samples, 4 * i, b.samples, 4 * i, t));
+            const got = out.samples.subarray(4 * i, 4 * i + 4);
+            // Within rounding of the twin (unit halved gaps: the midpoint unrounded, see quat.ts).
+            for (let k = 0; k < 4; k++) {
+              if (!(Math.abs(got[k]! - want[k]!) <= 1e-6 * Math.max(1, Math.abs(want[k]!)))) {
+                throw new Error(`curve ${i}: ${Array.from(got)} vs the twin's ${Array.from(want)} (keys ${Array.from(a.samples.subarray(4 * i, 4 * i + 4))}, ${Array.from(b.samples.subarray(4 * i, 4 * i + 4))}, t ${t})`);
+              }
+            }
+          });
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 
