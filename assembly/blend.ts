@@ -382,6 +382,10 @@ function countOf(i: usize, ops: usize): u8 {
  */
 function classLinear(from: usize, to: usize, ops: usize, adds: usize, total: f32, fill: f32): void {
   const fillShare = fill / (total + fill);
+  if (ASC_FEATURE_SIMD && ops >= 1 && ops <= 3 && adds <= 1) {
+    classLinearFew(from, to, ops, adds, fill > 0, fillShare);
+    return;
+  }
   for (let at = from; at < to; at += 4) {
     const i = <usize>load<u32>(at);
     const o = i << 4;
@@ -419,6 +423,40 @@ function classLinear(from: usize, to: usize, ops: usize, adds: usize, total: f32
         addScaled(dst, <usize>load<u32>(ADD_REFERENCE + (k << 2)) + o, -w);
       }
     }
+  }
+}
+
+/**
+ * SIMD: `classLinear` for the usual class — one to three normal contributions, at most one
+ * additive — with their buffers, shares and weights in locals for the whole class (the generic
+ * loop reloads them from the contribution tables at every curve, since it stores between). The
+ * same operations in the same order.
+ */
+function classLinearFew(from: usize, to: usize, ops: usize, adds: usize, hasFill: bool, fillShare: f32): void {
+  const s0 = <usize>load<u32>(OP_SAMPLES);
+  const s1 = ops > 1 ? <usize>load<u32>(OP_SAMPLES, 4) : 0;
+  const s2 = ops > 2 ? <usize>load<u32>(OP_SAMPLES, 8) : 0;
+  const t1 = v128.load(OP_SHARE, 16);
+  const t2 = v128.load(OP_SHARE, 32);
+  const f = f32x4.splat(fillShare);
+  const as = adds != 0 ? <usize>load<u32>(ADD_SAMPLES) : 0;
+  const ar = adds != 0 ? <usize>load<u32>(ADD_REFERENCE) : 0;
+  const w = load<f32>(ADD_WEIGHT);
+  const wp = f32x4.splat(w);
+  const wn = f32x4.splat(-w);
+  for (let at = from; at < to; at += 4) {
+    const i = <usize>load<u32>(at);
+    const o = i << 4;
+    store<u8>(outCounts + i, countOf(i, ops));
+    let acc = v128.load(s0 + o);
+    if (s1 != 0) acc = f32x4.add(acc, f32x4.mul(f32x4.sub(v128.load(s1 + o), acc), t1));
+    if (s2 != 0) acc = f32x4.add(acc, f32x4.mul(f32x4.sub(v128.load(s2 + o), acc), t2));
+    if (hasFill) acc = f32x4.add(acc, f32x4.mul(f32x4.sub(v128.load(rest + o), acc), f));
+    if (as != 0) {
+      acc = f32x4.add(acc, f32x4.mul(v128.load(as + o), wp));
+      acc = f32x4.add(acc, f32x4.mul(v128.load(ar + o), wn));
+    }
+    v128.store(out + o, acc);
   }
 }
 
