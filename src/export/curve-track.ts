@@ -22,6 +22,8 @@ export interface CurveTrack {
  *   as the core aligns them), keyed ones with their signs as stored (the core and glTF's LINEAR
  *   sampler both take the shorter arc per key pair);
  * - a track whose keys are all equal collapses to one key at 0.
+ * The arrays may be the curve's own or shared with the clip's other tracks (uniform times: one
+ * array per clip): read them, do not modify them.
  * @throws UsageError for `unity` and `cubic` curves (resample them first)
  */
 export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
@@ -38,8 +40,7 @@ export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
       throw new UsageError(`curve ${curve.target.joint}.${curve.target.property} has ${keys.encoding} keys; resample the clip before export`);
     case 'uniform': {
       const n = clip.keyCount + (clip.postInfinity === 'cycle' ? 1 : 0);
-      times = new Float32Array(n);
-      for (let k = 0; k < n; k++) times[k] = k * clip.keyDuration;
+      times = uniformTimes(clip, n);
       const rotation = curve.curveType === 'rotation';
       // Rotations are sign-aligned (and the closing key added) in a new array; other curves that do not cycle are their keys.
       own = rotation || n > clip.keyCount;
@@ -54,6 +55,19 @@ export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
   }
   if (curve.curveType === 'rotation') values = normalised(own ? values : values.slice());
   return allEqual(values) ? { times: new Float32Array(1), values: values.slice(0, 4) } : { times, values };
+}
+
+/** Key times k · keyDuration (k < n) of a clip's uniform curves: one array per clip, shared by its tracks (so writers find one input by identity, `SharedTimes`). */
+const uniformTimesOf = new WeakMap<AnimClip, Float32Array>();
+
+function uniformTimes(clip: AnimClip, n: number): Float32Array {
+  let times = uniformTimesOf.get(clip);
+  if (times === undefined) {
+    times = new Float32Array(n);
+    for (let k = 0; k < n; k++) times[k] = k * clip.keyDuration;
+    uniformTimesOf.set(clip, times);
+  }
+  return times;
 }
 
 /** Step keys as linear ones: before each later key, the previous value one float32 step earlier. */

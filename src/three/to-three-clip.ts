@@ -36,7 +36,8 @@ export function toThreeAnimationClip(clip: AnimClip, skeleton: Skeleton, core?: 
       if (curve === undefined || !curve.active) return;
       const { times, values } = curveTrack(keyed, curve);
       const name = `${boneName(joint.name)}.${PROPERTY[property]}`;
-      tracks.push(property === 'rotation' ? new QuaternionKeyframeTrack(name, times, values) : new VectorKeyframeTrack(name, times, xyz(values)));
+      // Times of their own: three.js keeps the array and changes it in place (KeyframeTrack.optimize, shift, scale), while a clip's uniform tracks share one.
+      tracks.push(property === 'rotation' ? new QuaternionKeyframeTrack(name, times.slice(), values) : new VectorKeyframeTrack(name, times.slice(), xyz(values)));
     });
   });
   return new AnimationClip(clip.name, clip.duration, tracks);
