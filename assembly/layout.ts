@@ -153,6 +153,7 @@ export const LTM_PARENTS = 4; // ptr: i32 per joint, -1 for roots
 export const LTM_BINDINGS = 8; // ptr: u32 × 3 per joint: byte offset of the T, R, S sample, or LTM_UNBOUND
 export const LTM_REST = 12; // ptr: float4 × 3 per joint: T xyz 0, R xyzw, S xyz 0
 export const LTM_ORDER = 16; // ptr: u32 joint indices, every parent before its children
+export const LTM_CONSTANT_COUNT = 20; // u32: the first joints of LTM_ORDER that no curve drives, nor any of their ancestors
 export const LTM_HEADER_SIZE = 32;
 /** A binding with no curve (stored as u32 0xffffffff). */
 export const LTM_UNBOUND = -1;

@@ -21,7 +21,7 @@
 // proves that no joint needed the wide path, and the results are bit for bit those of the
 // per-joint path, which uses the same operations in the same order. A non-finite sum (an overflow,
 // or a sum of finite entries beyond float32) composes the whole pose again on the checked path.
-import { LTM_BINDINGS, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND } from './layout';
+import { LTM_BINDINGS, LTM_CONSTANT_COUNT, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND } from './layout';
 
 /**
  * The float4 a joint property reads: the bound curve's sample if its count is > 0 (or there are no
@@ -42,28 +42,47 @@ function source(binding: u32, samples: usize, counts: usize, rest: usize): usize
  * plus an additive delta (spec sequencer.md §3–§4).
  */
 export function localToModel(p: usize, samples: usize, counts: usize, out: usize): void {
-  if (ASC_FEATURE_SIMD && (counts == 0 ? composeFastUncounted(p, samples, out) : composeFastCounted(p, samples, counts, out))) return;
-  composeChecked(p, samples, counts, out);
+  localToModelFrom(p, samples, counts, out, 0);
+}
+
+/**
+ * `localToModel` for the joints `order[first …]` only: the matrices of the joints before them in
+ * the job's order must already be at `out`. The job's first LTM_CONSTANT_COUNT joints are driven
+ * by no curve, nor are their ancestors: the same matrices for every pose, so a batch composes them
+ * for its first instance only.
+ */
+export function localToModelFrom(p: usize, samples: usize, counts: usize, out: usize, first: u32): void {
+  if (ASC_FEATURE_SIMD && (counts == 0 ? composeFastUncounted(p, samples, out, first) : composeFastCounted(p, samples, counts, out, first))) return;
+  composeChecked(p, samples, counts, out, first);
 }
 
 /** `composeFast` reading every bound curve's sample: the count tests fold away. */
-function composeFastUncounted(p: usize, samples: usize, out: usize): bool {
-  return composeFast(p, samples, 0, out);
+function composeFastUncounted(p: usize, samples: usize, out: usize, first: u32): bool {
+  return composeFast(p, samples, 0, out, first);
 }
 
 /** `composeFast` with counts (a curve of count 0 reads the rest value). */
-function composeFastCounted(p: usize, samples: usize, counts: usize, out: usize): bool {
-  return composeFast(p, samples, counts, out);
+function composeFastCounted(p: usize, samples: usize, counts: usize, out: usize, first: u32): bool {
+  return composeFast(p, samples, counts, out, first);
+}
+
+/** Copies the matrices of the job's first LTM_CONSTANT_COUNT joints (in its order) from `from` to `to`. */
+export function copyConstantJoints(p: usize, from: usize, to: usize): void {
+  const order = load<usize>(p, LTM_ORDER);
+  for (let k: usize = 0, n = <usize>load<u32>(p, LTM_CONSTANT_COUNT); k < n; k++) {
+    const o = <usize>load<u32>(order + (k << 2)) << 6;
+    memory.copy(to + o, from + o, 64);
+  }
 }
 
 /** Every joint composed by `composeLocal`, each checked and, where not finite, composed again wide. */
-function composeChecked(p: usize, samples: usize, counts: usize, out: usize): void {
+function composeChecked(p: usize, samples: usize, counts: usize, out: usize, first: u32): void {
   const n = load<u32>(p, LTM_JOINT_COUNT);
   const parents = load<usize>(p, LTM_PARENTS);
   const bindings = load<usize>(p, LTM_BINDINGS);
   const rest = load<usize>(p, LTM_REST);
   const order = load<usize>(p, LTM_ORDER);
-  for (let k: u32 = 0; k < n; k++) {
+  for (let k: u32 = first; k < n; k++) {
     const i = <usize>load<u32>(order + (<usize>k << 2));
     const b = bindings + i * 12;
     const r = rest + i * 48;
@@ -88,13 +107,13 @@ function composeChecked(p: usize, samples: usize, counts: usize, out: usize): vo
 const LOCALS = memory.data(12 * 16, 16);
 
 /**
- * SIMD: composes every joint of job `p` as `composeLocal` does, unchecked, the local matrices four
+ * SIMD: composes the joints `order[first …]` of job `p` as `composeLocal` does, unchecked, the local matrices four
  * joints (in job order) at a time; returns whether the sum of every entry written is finite (then
  * no joint needed the wide path; otherwise the caller composes again on the checked path).
  */
 // @ts-ignore: decorator
 @inline
-function composeFast(p: usize, samples: usize, counts: usize, out: usize): bool {
+function composeFast(p: usize, samples: usize, counts: usize, out: usize, first: u32): bool {
   const n = load<u32>(p, LTM_JOINT_COUNT);
   const parents = load<usize>(p, LTM_PARENTS);
   const bindings = load<usize>(p, LTM_BINDINGS);
@@ -104,7 +123,7 @@ function composeFast(p: usize, samples: usize, counts: usize, out: usize): bool 
   // The last joint composed and its columns: a chain's next joint takes them from registers.
   let prev: i32 = -1;
   let p0 = sum, p1 = sum, p2 = sum, p3 = sum;
-  for (let k: u32 = 0; k < n; k += 4) {
+  for (let k: u32 = first; k < n; k += 4) {
     const last = n - k < 4 ? n - k - 1 : 3;
     localsOfFour(order + (<usize>k << 2), last, bindings, rest, samples, counts);
     for (let l: u32 = 0; l <= last; l++) {

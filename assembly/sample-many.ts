@@ -43,9 +43,10 @@ import {
   LAYER_SIZE,
   LAYER_TIME,
   LAYER_WEIGHT,
+  LTM_CONSTANT_COUNT,
 } from './layout';
 import { blendPrepared, prepareBlend } from './blend';
-import { allAffine, allCounted, localToModel, skinningMatrices, splatAffine } from './local-to-model';
+import { allAffine, allCounted, copyConstantJoints, localToModelFrom, skinningMatrices, splatAffine } from './local-to-model';
 import { mixSamples } from './mix';
 import { readAheadClip, sampleClip } from './sample-clip';
 
@@ -136,11 +137,15 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
     // need no test per joint when none is 0.
     if (layerCount == 0 && (i == 0 || !clipCounts)) allSampled = allCounted(k, c);
     const modelCounts: usize = layerCount > 0 || allSampled ? 0 : k;
+    // Joints no curve drives (nor their ancestors) are composed for the first instance only: the
+    // skinning scratch keeps them, model outputs copy them.
+    const first: u32 = i == 0 ? 0 : load<u32>(job, LTM_CONSTANT_COUNT);
     if (output == OUTPUT_MODEL) {
-      localToModel(job, s, modelCounts, m);
+      if (first > 0) copyConstantJoints(job, matrices, m);
+      localToModelFrom(job, s, modelCounts, m, first);
       continue;
     }
-    localToModel(job, s, modelCounts, model);
+    localToModelFrom(job, s, modelCounts, model, first);
     skinningMatrices(model, inverseBind, splat, j, affine, m);
   }
 }

@@ -1,6 +1,6 @@
 import type { JointBinding } from '../anim/index.js';
 import { UsageError } from '../errors.js';
-import { LTM_BINDINGS, LTM_HEADER_SIZE, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND } from '../../assembly/layout.js';
+import { LTM_BINDINGS, LTM_CONSTANT_COUNT, LTM_HEADER_SIZE, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND } from '../../assembly/layout.js';
 import type { KernelRuntime, RuntimeOwner } from './runtime.js';
 import type { AnimSampleBuffer } from './sample-buffer.js';
 
@@ -44,7 +44,10 @@ export class LocalToModelJob {
       bindings >>> 2,
     );
     joints.forEach((j, i) => f32.set([...j.rest.translation, 0, ...j.rest.rotation, ...j.rest.scale, 0], (rest >>> 2) + 12 * i));
-    u32.set(binding.skeleton.order, order >>> 2);
+    const constant = constantJoints(binding);
+    const constantFirst = [...binding.skeleton.order.filter((i) => constant[i]), ...binding.skeleton.order.filter((i) => !constant[i])];
+    u32[(ptr + LTM_CONSTANT_COUNT) >>> 2] = constant.filter(Boolean).length;
+    u32.set(constantFirst, order >>> 2);
   }
 
   /**
@@ -104,4 +107,20 @@ export function localToModel(core: RuntimeOwner, samples: AnimSampleBuffer, bind
   } finally {
     job.dispose();
   }
+}
+
+/**
+ * Per joint, whether no curve drives it nor any of its ancestors: its model matrix is the rest
+ * pose's in every pose. The job composes these joints first (parents still before children: a
+ * constant joint's ancestors are constant), so a batch composes them for its first instance only
+ * (assembly/local-to-model.ts, LTM_CONSTANT_COUNT).
+ */
+function constantJoints(binding: JointBinding): boolean[] {
+  const { joints, order } = binding.skeleton;
+  const constant = new Array<boolean>(joints.length).fill(false);
+  for (const i of order) {
+    const parent = joints[i]!.parent;
+    constant[i] = binding.curves[3 * i]! < 0 && binding.curves[3 * i + 1]! < 0 && binding.curves[3 * i + 2]! < 0 && (parent < 0 || constant[parent]!);
+  }
+  return constant;
 }

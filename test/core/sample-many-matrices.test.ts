@@ -8,6 +8,8 @@ import { BUILDS, createCore } from '../helpers/core.js';
 // the instance is 0 — checked once per call for one clip without a mix — and by their counts
 // otherwise (assembly/sample-many.ts). Either way its matrices are bit for bit those of the
 // sampler followed by a LocalToModelJob, which always reads the counts; and both builds agree.
+// Joints no curve drives, nor their ancestors, are composed for the first instance only (the
+// skinning scratch keeps them, model outputs copy them).
 
 const f = (min: number, max: number) => fc.float({ min, max, noNaN: true, noDefaultInfinity: true });
 
@@ -15,6 +17,8 @@ const f = (min: number, max: number) => fc.float({ min, max, noNaN: true, noDefa
 const arbitraryCharacter = fc.integer({ min: 1, max: 24 }).chain((n) =>
   fc.record({
     parents: fc.tuple(...Array.from({ length: n }, (_, i) => fc.integer({ min: -1, max: i - 1 }))),
+    // Joints no curve drives: under a driven joint or not (then the same matrix for every pose).
+    undriven: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
     // Inactive curves at both ends of the counts: in the 16-count SIMD runs and the tail.
     inactive: fc.constantFrom(-1, -1, 0, 5, 3 * n - 1),
     keys: fc.array(f(-2, 2), { minLength: 3 * n * 8, maxLength: 3 * n * 8 }),
@@ -24,23 +28,25 @@ const arbitraryCharacter = fc.integer({ min: 1, max: 24 }).chain((n) =>
 
 type Character = typeof arbitraryCharacter extends fc.Arbitrary<infer T> ? T : never;
 
-function build(c: Character) {
+/** The skeleton and clip of a random character. */
+function character(c: Character) {
   const n = c.parents.length;
-  const skeleton = new Skeleton(c.parents.map((parent, i) => ({ name: `j${i}`, parent, rest: { translation: [0, 0.5, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] } })));
+  const skeleton = new Skeleton(c.parents.map((parent, i) => ({ name: `j${i}`, parent, rest: { translation: [0, 0.5, 0.25 * i], rotation: [Math.sin(0.2 * i), 0, 0, Math.cos(0.2 * i)], scale: [1, 1 + 0.125 * i, 1] } })));
   const types: CurveType[] = ['translation', 'rotation', 'scale'];
-  const curves: AnimCurve[] = Array.from({ length: 3 * n }, (_, k) => {
+  const curves: AnimCurve[] = Array.from({ length: 3 * n }, (_, k): AnimCurve => {
     const curveType = types[k % 3]!;
     const v = c.keys.slice(8 * k, 8 * k + 8);
     // Scales away from 0, rotations of any length (the kernels take the samples as they are).
     const values = curveType === 'scale' ? v.map((x) => 1 + 0.25 * x) : v;
-    return { curveType, active: k !== c.inactive, target: { joint: `j${Math.floor(k / 3)}`, property: curveType }, keys: { encoding: 'keyed', times: Float32Array.from([0, 1]), values: Float32Array.from(values) } };
+    const joint = c.undriven[Math.floor(k / 3)] ? `none${k}` : `j${Math.floor(k / 3)}`;
+    return { curveType, active: k !== c.inactive, target: { joint, property: curveType }, keys: { encoding: 'keyed', times: Float32Array.from([0, 1]), values: Float32Array.from(values) } };
   });
   return { skeleton, clip: new AnimClip({ name: 'walk', curves }) };
 }
 
 /** The job's matrices, and those of the sampler and a LocalToModelJob per instance. */
 function run(core: AnimCore, c: Character, output: 'model' | 'skinning'): { job: Uint32Array; alone: Uint32Array } {
-  const { skeleton, clip } = build(c);
+  const { skeleton, clip } = character(c);
   const resource = new AnimResource({ format: 'test', clips: [clip] });
   core.load(resource);
   const n = c.times.length;
@@ -80,6 +86,32 @@ describe('SampleManyJob matrices', () => {
         expect(job).toEqual(alone);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it.each(BUILDS)('%s build: skinning matrices are bit for bit those of one-instance jobs', (build) => {
+    const core = cores[build];
+    fc.assert(
+      fc.property(arbitraryCharacter, (c) => {
+        const { skeleton, clip } = character(c);
+        const resource = new AnimResource({ format: 'test', clips: [clip] });
+        core.load(resource);
+        const size = 16 * skeleton.size;
+        const job = new SampleManyJob(core, { clip, instances: c.times.length, output: 'skinning', skeleton });
+        const one = new SampleManyJob(core, { clip, instances: 1, output: 'skinning', skeleton });
+        try {
+          job.run(c.times);
+          c.times.forEach((t, i) => {
+            one.run([t]);
+            expect(new Uint32Array(Float32Array.from(job.matrices.subarray(size * i, size * (i + 1))).buffer)).toEqual(new Uint32Array(Float32Array.from(one.matrices).buffer));
+          });
+        } finally {
+          one.dispose();
+          job.dispose();
+          resource.dispose();
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 
