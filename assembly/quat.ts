@@ -359,7 +359,8 @@ export function transposeStore(x: v128, y: v128, z: v128, w: v128, d0: usize, d1
 // The blend's four-at-a-time slerp (assembly/blend.ts): four quaternion pairs as structure of
 // arrays in memory — at `a`, `b` and `out` 64 bytes each, the x, y, z and w of the four as one f32x4
 // each — so that a blend keeps a group of four rotations in that form from layer to layer. Where
-// the four gaps are small, `slerp4`'s f32 form; otherwise the f64 polynomial of `slerpPrepared`
+// the four gaps are up to 45°, `slerp4`'s f32 form with five terms (SOA_SMALL); otherwise the f64
+// polynomial of `slerpPrepared`
 // two lanes per f64x2 (quaternions 0 and 1, then 2 and 3), gaps over 120° halved lane by lane
 // (`slerpHalves`' midpoint and half weight, the half slot's coefficients selected per lane): per
 // quaternion the same f64 operations as `slerpPrepared`, except that a lane with a small gap beside
@@ -367,6 +368,14 @@ export function transposeStore(x: v128, y: v128, z: v128, w: v128, d0: usize, d1
 // (test/core/blend-slerp.test.ts). Lanes that `slerpPrepared` would take elsewhere (a result
 // shorter than 1e-6, a halved gap between quaternions that are not unit) are redone by it.
 
+/**
+ * xm1 = cos θ − 1 from which `slerpSoa4` slerps in f32 (θ ≤ 22.5°, key gaps ≤ 45°) with five
+ * terms: measured (a search of 1.5 million pairs per range on an f32 model of the form) up to
+ * 7.7e-6° off the exact slerp for gaps of 36–45°, within the f32 allowance of the slerp budget
+ * (test/helpers/slerp-budget.ts; 6.1e-6° for `slerp4`'s three terms up to 20°), under the
+ * issue's 1e-5°; three terms reach 1.03e-5° at 40–45°, four 8.0e-6°.
+ */
+const SOA_SMALL: f32 = -0.07612;
 /** `slerpSoa4`'s inputs, kept for the lanes it hands to `slerpPrepared`: the a's, then the b's (structure of arrays). */
 const SOA_LANES = memory.data(128, 16);
 
@@ -381,12 +390,16 @@ export function slerpSoa4(slot: usize, a: usize, b: usize, out: usize): void {
   const one = f32x4.splat(1);
   const xm1 = f32x4.sub(f32x4.pmin(f32x4.abs(dot), one), one);
   let rest: i32;
-  if (!v128.any_true(f32x4.lt(xm1, f32x4.splat(<f32>SLERP_SMALL)))) {
-    // `slerp4`'s form and roundings.
+  if (!v128.any_true(f32x4.lt(xm1, f32x4.splat(<f32>SOA_SMALL)))) {
+    // `slerp4`'s form and roundings, with five terms: the 4th and 5th t·P_j(t), (1 − t)·P_j(1 − t)
+    // rounded once from the slot's f64.
     const neg = v128.and(f32x4.lt(dot, f32x4.splat(0)), f32x4.splat(-0.0));
     const c = slot + SLERP4_AT;
-    const beta = f32x4.mul(hornerStep(hornerStep(v128.load(c, 32), xm1, v128.load(c, 16)), xm1, v128.load(c)), xm1);
-    const alpha = f32x4.mul(hornerStep(hornerStep(v128.load(c, 80), xm1, v128.load(c, 64)), xm1, v128.load(c, 48)), xm1);
+    const t64 = load<f64>(slot), d64 = load<f64>(slot, 8);
+    const t5 = f32x4.splat(<f32>(t64 * load<f64>(slot, 80))), t4 = f32x4.splat(<f32>(t64 * load<f64>(slot, 64)));
+    const d5 = f32x4.splat(<f32>(d64 * load<f64>(slot, 88))), d4 = f32x4.splat(<f32>(d64 * load<f64>(slot, 72)));
+    const beta = f32x4.mul(hornerStep(hornerStep(hornerStep(hornerStep(t5, xm1, t4), xm1, v128.load(c, 32)), xm1, v128.load(c, 16)), xm1, v128.load(c)), xm1);
+    const alpha = f32x4.mul(hornerStep(hornerStep(hornerStep(hornerStep(d5, xm1, d4), xm1, v128.load(c, 80)), xm1, v128.load(c, 64)), xm1, v128.load(c, 48)), xm1);
     const t = v128.load(c, 96);
     const x = slerpLane(ax, v128.xor(bx, neg), t, alpha, beta);
     const y = slerpLane(ay, v128.xor(by, neg), t, alpha, beta);

@@ -8,9 +8,9 @@
 // SampleManyJob calls without blending or matrices: the issue's "sample-uniform × 4" yardstick).
 // Two cases: `blend-layers`, the issue's, whose four clips are unrelated random poses (the layers'
 // rotations mostly far apart: gaps over 120° are common, where the slerp is at its costliest);
-// `blend-layers-related`, the same job on four clips of one character's motion (run and wave are
-// the walk a few keys on, the additive clip the walk's rotations at 15 % of their angle), whose
-// gaps are mostly those of one motion's neighbouring poses (a few to some 40 degrees).
+// `blend-layers-related`, the same job on four clips of one character's motion (at their layers'
+// times run and wave show the walk two and four keys on, the additive clip is the walk's rotations
+// at 15 % of their angle), whose gaps are those of one motion's nearby poses (up to about 40°).
 import * as THREE from 'three';
 import { AnimClip, AnimResource, referenceBlend, referenceLocalToModel, referenceSample, SampleManyJob, Skeleton, bindJoints } from '../../dist/index.js';
 import { makeRigClip, makeRigSkeleton, makeThreeRig, toThreeClip } from '../clips.mjs';
@@ -26,17 +26,19 @@ const LAYERS = 4;
 export default function blendLayers({ cores }) {
   const unrelated = [1, 2, 3, 4].map((seed, i) => makeRigClip({ joints: JOINTS, seed, name: NAMES[i] }));
   const walk = makeRigClip({ joints: JOINTS, seed: 1, name: 'walk' });
-  const related = [walk, shifted(walk, 4, 'run'), shifted(walk, 8, 'wave'), scaledRotations(walk, 0.15, 'breathe')];
+  // Layer l plays 0.1·l s (three keys per layer) after layer 0: run and wave are the walk moved
+  // back so that at their layer's time they show the walk's pose two and four keys on.
+  const related = [walk, shifted(walk, 2 - 3, 'run'), shifted(walk, 4 - 6, 'wave'), scaledRotations(walk, 0.15, 'breathe')];
   return [blendCase('blend-layers', unrelated, cores), blendCase('blend-layers-related', related, cores)];
 }
 
 const NAMES = ['walk', 'run', 'wave', 'breathe'];
 
-/** `clip` with every curve's keys moved on by `keys` (cycling): the same motion, a little later. */
+/** `clip` with every curve's keys moved on by `keys` (cycling; negative: back): the same motion, shifted in time. */
 function shifted(clip, keys, name) {
   const curves = clip.curves.map((c) => {
     const v = c.keys.values;
-    const at = (4 * keys) % v.length;
+    const at = (((4 * keys) % v.length) + v.length) % v.length;
     const values = new Float32Array(v.length);
     values.set(v.subarray(at));
     values.set(v.subarray(0, at), v.length - at);

@@ -11,8 +11,8 @@ import { angleDeg, expectWithinBudget, keyPair } from '../helpers/slerp-budget.j
 // build slerps four rotations that share a weight at a time (`slerpGathered4`, `slerp4` in f32
 // for small gaps), in the normal layers and in the additive deltas, so 64 rotations of one weight
 // per draw run through that path as well as the one-at-a-time one. The planned path (masks of 0
-// and 1) keeps groups of four through every layer (`slerpSoa4`: f32 for small gaps, else f64 two
-// lanes at a time, gaps over 120° halved lane by lane), chains of three layers included.
+// and 1) keeps groups of four through every layer (`slerpSoa4`: f32 for gaps up to 45°, else f64
+// two lanes at a time, gaps over 120° halved lane by lane), chains of three layers included.
 
 const CURVES = 64;
 const types = Array<'rotation'>(CURVES).fill('rotation');
@@ -31,8 +31,10 @@ describe.each(BUILDS)('blend slerps (%s build)', (build) => {
     job.dispose();
   });
 
+  // 45°: the end of the groups' f32 slerp (quat.ts SOA_SMALL).
   const gaps = [
     [20, 1e-5],
+    [45, 1e-5],
     [90, 1e-5],
     [180, 1e-3],
   ] as const;
