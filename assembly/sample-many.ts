@@ -48,10 +48,8 @@ import {
 import { blendPrepared, prepareBlend } from './blend';
 import { allAffine, allCounted, copyConstantJoints, localToModelFrom, skinningMatrices, splatAffine } from './local-to-model';
 import { mixSamples } from './mix';
+import { keep } from './read-ahead';
 import { readAheadClip, sampleClip } from './sample-clip';
-
-/** The sum of the words read ahead below: stored, so that the compiler keeps the loads. */
-let touched: u32 = 0;
 
 /**
  * Runs batch `p` for its first `count` instances: samples clip A at TIMES[i] (with SM_CLIPS, the
@@ -120,9 +118,9 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
       // every other address waits on, and what the next instance's sample reads, where that pays.
       if (i + 2 < <usize>count) {
         const ahead = load<usize>(r + 2 * SM_CLIP_SIZE, SM_CLIP_BLOCK);
-        touched += load<u32>(ahead) + load<u32>(ahead, CLIP_HEADER_SIZE - 4);
+        keep(load<u32>(ahead) + load<u32>(ahead, CLIP_HEADER_SIZE - 4));
       }
-      if (i + 1 < <usize>count) touched += readAheadClip(load<usize>(r + SM_CLIP_SIZE, SM_CLIP_BLOCK), load<u32>(r + SM_CLIP_SIZE, SM_CLIP_KIND), load<f64>(times + ((i + 1) << 3)));
+      if (i + 1 < <usize>count) keep(readAheadClip(load<usize>(r + SM_CLIP_SIZE, SM_CLIP_BLOCK), load<u32>(r + SM_CLIP_SIZE, SM_CLIP_KIND), load<f64>(times + ((i + 1) << 3))));
       sampleClip(load<usize>(r, SM_CLIP_BLOCK), load<u32>(r, SM_CLIP_KIND), load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, load<u32>(r, SM_CLIP_FLAGS), timeFactor);
     } else {
       sampleClip(clipA, kindA, load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, flags, timeFactor);
