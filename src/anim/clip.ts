@@ -65,13 +65,15 @@ export class AnimClip {
         throw new UsageError(`clip "${init.name}": keyDuration must be a positive number of seconds, got ${init.keyDuration}`);
       }
     }
+    // Curves sharing one times array (a glTF sampler input; 1,920 curves of a 64-joint rig) have it checked once.
+    const checkedTimes = new Set<Float32Array>();
     init.curves.forEach((c, i) => {
       if (c.keys.encoding === 'uniform' && c.keys.values.length !== 4 * this.keyCount) {
         throw new UsageError(
           `clip "${init.name}" curve ${i}: ${c.keys.values.length} floats, expected 4 × keyCount = ${4 * this.keyCount}`,
         );
       }
-      if (c.keys.encoding === 'keyed' || c.keys.encoding === 'cubic') checkTimed(init.name, i, c.keys);
+      if (c.keys.encoding === 'keyed' || c.keys.encoding === 'cubic') checkTimed(init.name, i, c.keys, checkedTimes);
       if (c.keys.encoding === 'static' && c.keys.value.length !== 4) {
         throw new UsageError(`clip "${init.name}" curve ${i}: a static value has 4 floats, got ${c.keys.value.length}`);
       }
@@ -134,7 +136,8 @@ function lastKeyTime(curves: readonly AnimCurve[]): number {
   return t;
 }
 
-function checkTimed(clip: string, i: number, keys: KeyedKeys | CubicKeys): void {
+/** Checks a keyed or cubic curve's counts and interpolation, and its times unless `checked` holds them (then adds them). */
+function checkTimed(clip: string, i: number, keys: KeyedKeys | CubicKeys, checked: Set<Float32Array>): void {
   const n = keys.times.length;
   const perKey = keys.encoding === 'cubic' ? 12 : 4;
   const floats = timedValueLength(keys);
@@ -144,6 +147,8 @@ function checkTimed(clip: string, i: number, keys: KeyedKeys | CubicKeys): void 
   if (keys.encoding === 'keyed' && keys.interpolation !== undefined && keys.interpolation !== 'linear' && keys.interpolation !== 'step') {
     throw new UsageError(`clip "${clip}" curve ${i}: interpolation must be 'linear' or 'step', got ${JSON.stringify(keys.interpolation)}`);
   }
+  if (checked.has(keys.times)) return;
+  checked.add(keys.times);
   for (let k = 0; k < n; k++) {
     if (!Number.isFinite(keys.times[k]!) || (k > 0 && keys.times[k]! < keys.times[k - 1]!)) {
       throw new UsageError(`clip "${clip}" curve ${i}: key time ${k} (${keys.times[k]}) is not finite or decreases`);
