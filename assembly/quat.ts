@@ -360,13 +360,13 @@ export function transposeStore(x: v128, y: v128, z: v128, w: v128, d0: usize, d1
 // arrays in memory — at `a`, `b` and `out` 64 bytes each, the x, y, z and w of the four as one f32x4
 // each — so that a blend keeps a group of four rotations in that form from layer to layer. Where
 // the four gaps are up to 45°, `slerp4`'s f32 form with five terms (SOA_SMALL); otherwise the f64
-// polynomial of `slerpPrepared`
-// two lanes per f64x2 (quaternions 0 and 1, then 2 and 3), gaps over 120° halved lane by lane
-// (`slerpHalves`' midpoint and half weight, the half slot's coefficients selected per lane): per
-// quaternion the same f64 operations as `slerpPrepared`, except that a lane with a small gap beside
-// a larger one takes all eight terms (within 4e-9 of the three), so within the slerp budget
-// (test/core/blend-slerp.test.ts). Lanes that `slerpPrepared` would take elsewhere (a result
-// shorter than 1e-6, a halved gap between quaternions that are not unit) are redone by it.
+// polynomial of `slerpPrepared` two lanes per f64x2 (quaternions 0 and 1, then 2 and 3), a pair
+// holding a gap over 120° halved (`slerpHalves`' midpoint and half weight, both lanes). Where no
+// lane is halved, per quaternion the same f64 operations as `slerpPrepared`, except that a lane
+// with a small gap beside a larger one takes all eight terms (within 4e-9 of the three); within the
+// slerp budget everywhere (test/core/blend-slerp.test.ts). Lanes that `slerpPrepared` would take
+// elsewhere (a result shorter than 1e-6, a halved pair's quaternions that are not unit) are redone
+// by it.
 
 /**
  * xm1 = cos θ − 1 from which `slerpSoa4` slerps in f32 (θ ≤ 22.5°, key gaps ≤ 45°) with five
@@ -453,6 +453,8 @@ export function promoteHigh(v: v128): v128 {
  * coefficients (c_a', c_b') on (a, m) or (m, b) become a's and b's: c_a' + c_b' k and c_b' k, or
  * c_a' k and c_a' k + c_b' (b's with the sign of the shortest arc). m is thus not rounded to f32
  * as `slerpHalves` rounds it (closer to the exact slerp, not bit for bit the one-at-a-time path).
+ * The other lane of the pair is halved too (for unit quaternions the same slerp, any gap): one set
+ * of coefficients for both lanes instead of a choice per lane.
  */
 function slerpWidePair(slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, out: usize): i32 {
   const one = f64x2.splat(1);
@@ -468,27 +470,27 @@ function slerpWidePair(slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: 
     const tolerance = f64x2.splat(UNIT_TOLERANCE);
     const aa = f64x2.add(f64x2.add(f64x2.mul(ax, ax), f64x2.mul(az, az)), f64x2.add(f64x2.mul(ay, ay), f64x2.mul(aw, aw)));
     const bb = f64x2.add(f64x2.add(f64x2.mul(bx, bx), f64x2.mul(bz, bz)), f64x2.add(f64x2.mul(by, by), f64x2.mul(bw, bw)));
-    // Quaternions that are not unit take the exact formula (`slerpHalves`).
+    // Quaternions that are not unit go to `slerpPrepared` (whose halving needs unit ones).
     const unit = v128.and(f64x2.le(f64x2.abs(f64x2.sub(aa, one)), tolerance), f64x2.le(f64x2.abs(f64x2.sub(bb, one)), tolerance));
-    redo = v128.andnot(cut, unit);
+    redo = v128.not(unit);
     const k = f64x2.div(one, f64x2.sqrt(f64x2.add(f64x2.add(aa, bb), f64x2.add(x, x))));
     const t = <f32>load<f64>(slot);
     const half = slot + SLERP_HALF;
     const low = t <= 0.5;
     slerpPrepare(half, low ? t * 2 : t * 2 - 1);
     const xh = f64x2.mul(f64x2.add(low ? aa : bb, x), k);
-    xm1 = v128.bitselect(f64x2.sub(f64x2.pmin(xh, one), one), xm1, cut);
-    const at = estrinLanes(slot, half, cut, xm1, true);
-    const ad = estrinLanes(slot + 8, half + 8, cut, xm1, true);
-    const a0 = f64x2.mul(ad, coefficientLanes(slot + 8, half + 8, cut, 0, true));
-    const b0 = f64x2.mul(at, coefficientLanes(slot, half, cut, 0, true));
+    xm1 = f64x2.sub(f64x2.pmin(xh, one), one);
+    const at = estrinLanes(half, xm1);
+    const ad = estrinLanes(half + 8, xm1);
+    const a0 = f64x2.mul(ad, v128.load64_splat(half + 8));
+    const b0 = f64x2.mul(at, v128.load64_splat(half));
     if (low) {
-      ca = v128.bitselect(f64x2.add(a0, f64x2.mul(b0, k)), a0, cut);
-      cb = v128.bitselect(f64x2.mul(b0, k), b0, cut);
+      ca = f64x2.add(a0, f64x2.mul(b0, k));
+      cb = f64x2.mul(b0, k);
     } else {
       const ak = f64x2.mul(a0, k);
-      ca = v128.bitselect(ak, a0, cut);
-      cb = v128.bitselect(f64x2.add(ak, b0), b0, cut);
+      ca = ak;
+      cb = f64x2.add(ak, b0);
     }
   } else {
     // 1 + Σ P_j xm1^j for t (b's share) and 1 − t (a's): three terms by Horner where both gaps are
@@ -498,8 +500,8 @@ function slerpWidePair(slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: 
       at = hornerLanes(slot, xm1);
       ad = hornerLanes(slot + 8, xm1);
     } else {
-      at = estrinLanes(slot, slot, cut, xm1, false);
-      ad = estrinLanes(slot + 8, slot + 8, cut, xm1, false);
+      at = estrinLanes(slot, xm1);
+      ad = estrinLanes(slot + 8, xm1);
     }
     ca = f64x2.mul(ad, v128.load64_splat(slot + 8));
     cb = f64x2.mul(at, v128.load64_splat(slot));
@@ -518,27 +520,19 @@ function slerpWidePair(slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: 
   return v128.bitmask<i64>(redo);
 }
 
-/** Coefficient `offset` of a slot's lane (`p`: its t or 1 − t lane) in both lanes; `mixed`, `h`'s where `cut`. */
+/** `estrin` on two lanes (`p`: a slot's t or 1 − t lane). */
 // @ts-ignore: decorator
 @inline
-function coefficientLanes(p: usize, h: usize, cut: v128, offset: usize, mixed: bool): v128 {
-  const own = v128.load64_splat(p + offset);
-  return mixed ? v128.bitselect(v128.load64_splat(h + offset), own, cut) : own;
-}
-
-/** `estrin` on two lanes: coefficients of `p`, or (`mixed`) of `h` where `cut`. */
-// @ts-ignore: decorator
-@inline
-function estrinLanes(p: usize, h: usize, cut: v128, xm1: v128, mixed: bool): v128 {
+function estrinLanes(p: usize, xm1: v128): v128 {
   const x2 = f64x2.mul(xm1, xm1);
   const x4 = f64x2.mul(x2, x2);
-  const e01 = f64x2.add(f64x2.splat(1), f64x2.mul(coefficientLanes(p, h, cut, 16, mixed), xm1));
-  const e23 = f64x2.add(coefficientLanes(p, h, cut, 32, mixed), f64x2.mul(coefficientLanes(p, h, cut, 48, mixed), xm1));
-  const e45 = f64x2.add(coefficientLanes(p, h, cut, 64, mixed), f64x2.mul(coefficientLanes(p, h, cut, 80, mixed), xm1));
-  const e67 = f64x2.add(coefficientLanes(p, h, cut, 96, mixed), f64x2.mul(coefficientLanes(p, h, cut, 112, mixed), xm1));
+  const e01 = f64x2.add(f64x2.splat(1), f64x2.mul(v128.load64_splat(p + 16), xm1));
+  const e23 = f64x2.add(v128.load64_splat(p + 32), f64x2.mul(v128.load64_splat(p + 48), xm1));
+  const e45 = f64x2.add(v128.load64_splat(p + 64), f64x2.mul(v128.load64_splat(p + 80), xm1));
+  const e67 = f64x2.add(v128.load64_splat(p + 96), f64x2.mul(v128.load64_splat(p + 112), xm1));
   const f03 = f64x2.add(e01, f64x2.mul(e23, x2));
   const f47 = f64x2.add(e45, f64x2.mul(e67, x2));
-  return f64x2.add(f03, f64x2.mul(f64x2.add(f47, f64x2.mul(coefficientLanes(p, h, cut, 128, mixed), x4)), x4));
+  return f64x2.add(f03, f64x2.mul(f64x2.add(f47, f64x2.mul(v128.load64_splat(p + 128), x4)), x4));
 }
 
 /** `slerpPolynomial`'s three-term Horner on two lanes (`p`: a slot's t or 1 − t lane). */
