@@ -2,7 +2,7 @@
 // source: with SIMD (`--enable simd`) and scalar; `ASC_FEATURE_SIMD` picks the code path. The host
 // lays out every block it passes in (assembly/layout.ts); the kernels read them.
 export { alloc, free } from './memory';
-export { sampleClipEntry as sampleClip } from './sample-clip';
+export { sampleClip } from './sample-clip';
 export { mixSamples } from './mix';
 export { blend } from './blend';
 export { localToModel } from './local-to-model';

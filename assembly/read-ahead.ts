@@ -1,7 +1,6 @@
 // Reading ahead: wasm has no prefetch instruction, so a load of one word per cache line is what
 // brings data into cache before a kernel walks it (sampleMany: the next instance's, while this
-// one is sampled; the host's sampleClip: the clip's own, all misses in flight at once). Callers
-// pass the sum to `keep`, so that the compiler cannot drop the loads.
+// one is sampled). Callers pass the sum to `keep`, so that the compiler cannot drop the loads.
 
 /** Bytes of a cache line (x86-64, most ARM64). */
 const LINE: usize = 64;

@@ -7,7 +7,6 @@ import { cubicSampleSlots } from './cubic-clip';
 import { keyedSampleSlots } from './keyed-clip';
 import { CLIP_KEY_COUNT, CLIP_KEYS, KIND_CUBIC, KIND_KEYED, KIND_MIXED, KIND_QUANTIZED, KIND_UNIFORM, MIXED_BLOCK, MIXED_KIND, MIXED_RECORD_SIZE } from './layout';
 import { quantizedReadAhead, quantizedSampleSlots } from './quantized-clip';
-import { keep } from './read-ahead';
 import { uniformSampleSlots } from './uniform-clip';
 import { unityClipSample } from './unity-curve';
 
@@ -63,15 +62,4 @@ export function readAheadClip(p: usize, kind: u32, time: f64): u32 {
     }
   }
   return sum;
-}
-
-/**
- * The host's sampling entry, exported as `sampleClip` (AnimSampler: one clip a call): reads the
- * clip's data ahead (`readAheadClip`), so that its misses are in flight together before the
- * sampler walks it, then `sampleClip`. The kernels that sample many clips (sampleMany, blend,
- * resample) call `sampleClip` itself; sampleMany reads the next instance's data ahead instead.
- */
-export function sampleClipEntry(p: usize, kind: u32, time: f64, out: usize, counts: usize, cursors: usize, flags: u32, timeFactor: f32): void {
-  keep(readAheadClip(p, kind, time));
-  sampleClip(p, kind, time, out, counts, cursors, flags, timeFactor);
 }
