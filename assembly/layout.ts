@@ -74,10 +74,9 @@ export const KEYED_SINGLE_CURSOR = 4; // u32 in a slot's cursor bytes: the curso
 export const CUBIC_KEY_BYTES = 48;
 
 // Quantized key data (KIND_QUANTIZED, on the uniform key grid of CLIP_KEY_COUNT/CLIP_KEY_DURATION)
-// at CLIP_KEYS (the bytes of one slice are the header's CLIP_SLICE_BYTES): one range per linear slot (QUANT_RANGE_SIZE bytes: f32 min x, y, z, then at QUANT_RANGE_EXPONENTS one byte
-// per component, the biased f32 exponent of its step, a power of two (0: step 0), and a 0 byte;
-// component i of a key is min_i + code_i × step_i; a constant component has step 0 and no code of
-// its own), then
+// at CLIP_KEYS (the bytes of one slice are the header's CLIP_SLICE_BYTES): one range per linear
+// slot (QUANT_RANGE_SIZE bytes: f32 min x, y, z, 0 and step x, y, z, 0; component i of a key is
+// min_i + code_i × step_i; a constant component has step 0 and no code of its own), then
 // one u32 per linear slot: the byte offset o of its codes in a slice (component i's code at
 // o + 2i); then keyCount + 1 slices (the last one key 0 again, as uniform). A slice holds the
 // rotation slots first, QUANT_ROTATION_BYTES each: four i16 codes, component i of the stored
@@ -88,8 +87,8 @@ export const CUBIC_KEY_BYTES = 48;
 // another slot's code. QUANT_PAD spare bytes follow the slices, so the kernels' 8-byte loads stay
 // inside the block.
 export const QUANT_RANGE_MIN = 0;
-export const QUANT_RANGE_EXPONENTS = 12;
-export const QUANT_RANGE_SIZE = 16;
+export const QUANT_RANGE_STEP = 16;
+export const QUANT_RANGE_SIZE = 32;
 export const QUANT_OFFSET_SIZE = 4;
 export const QUANT_ROTATION_BYTES = 8;
 export const QUANT_ROTATION_SCALE = 32767;

@@ -19,9 +19,9 @@ import {
   FLAG_SLERP,
   FLAG_STEP,
   QUANT_OFFSET_SIZE,
-  QUANT_RANGE_EXPONENTS,
   QUANT_RANGE_MIN,
   QUANT_RANGE_SIZE,
+  QUANT_RANGE_STEP,
   QUANT_ROTATION_BYTES,
   QUANT_ROTATION_SCALE,
 } from './layout';
@@ -32,37 +32,22 @@ import { pairK0, pairK1, pairW, uniformKeyPair } from './uniform-key';
 /** A rotation key is its codes × DECODE (f32): the stored key within half a code per component. */
 const DECODE: f32 = <f32>(1.0 / <f64>QUANT_ROTATION_SCALE);
 
-/**
- * SIMD build: lerped codes `q` (component i in lane i) × step + min for the range at `range`; the
- * steps are powers of two built from their exponent bytes (f32 bits: exponent << 23; lane 3 takes
- * the 0 byte), the mins' lane 3 (which holds the exponents) masked to 0.
- */
-// @ts-ignore: decorator
-@inline
-function decodeLanes(q: v128, range: usize): v128 {
-  const r = v128.load(range);
-  const step = i32x4.shl(i8x16.swizzle(r, i8x16(12, -1, -1, -1, 13, -1, -1, -1, 14, -1, -1, -1, 15, -1, -1, -1)), 23);
-  return f32x4.add(f32x4.mul(q, step), v128.and(r, i32x4(-1, -1, -1, 0)));
-}
-
 /** Float4 rotations for the blends, which read memory: a, b; SIMD slerp's leftovers: four a's, four b's. */
 const SCRATCH: usize = memory.data(160, 16);
 
 /**
  * Scalar build: out = lerp(codes0, codes1, w) × step + min for the linear slot with the range at
  * `range` and its codes at `a` (key k0) and `b` (key k1); a constant component's code is whatever
- * lies there (another slot's), times its step 0; w is 0.
+ * lies there (another slot's), times its step 0.
  */
 // @ts-ignore: decorator
 @inline
 function sampleLinear(a: usize, b: usize, w: f32, range: usize, out: usize): void {
-  for (let i: usize = 0; i < 3; i++) {
+  for (let i: usize = 0; i < 4; i++) {
     const q0 = <f32>load<u16>(a + (i << 1));
     const q = q0 + (<f32>load<u16>(b + (i << 1)) - q0) * w;
-    const step = reinterpret<f32>(<u32>load<u8>(range + QUANT_RANGE_EXPONENTS + i) << 23);
-    store<f32>(out + (i << 2), q * step + load<f32>(range + QUANT_RANGE_MIN + (i << 2)));
+    store<f32>(out + (i << 2), q * load<f32>(range + QUANT_RANGE_STEP + (i << 2)) + load<f32>(range + QUANT_RANGE_MIN + (i << 2)));
   }
-  store<f32>(out, 0, 12);
 }
 
 /**
@@ -114,8 +99,8 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
       const b1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s1 + ob)));
       const qa = f32x4.add(a0, f32x4.mul(f32x4.sub(a1, a0), vw));
       const qb = f32x4.add(b0, f32x4.mul(f32x4.sub(b1, b0), vw));
-      v128.store(out + <usize>load<u32>(outs), decodeLanes(qa, range));
-      v128.store(out + <usize>load<u32>(outs, 4), decodeLanes(qb, range + QUANT_RANGE_SIZE));
+      v128.store(out + <usize>load<u32>(outs), f32x4.add(f32x4.mul(qa, v128.load(range, QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_MIN)));
+      v128.store(out + <usize>load<u32>(outs, 4), f32x4.add(f32x4.mul(qb, v128.load(range, QUANT_RANGE_SIZE + QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_SIZE + QUANT_RANGE_MIN)));
     }
     if (j < L) {
       const o = <usize>load<u32>(offsets + (<usize>j << 2));
@@ -123,7 +108,7 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
       const q0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s0 + o)));
       const q1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s1 + o)));
       const q = f32x4.add(q0, f32x4.mul(f32x4.sub(q1, q0), vw));
-      v128.store(out + <usize>load<u32>(slotOut + (<usize>j << 2)), decodeLanes(q, range));
+      v128.store(out + <usize>load<u32>(slotOut + (<usize>j << 2)), f32x4.add(f32x4.mul(q, v128.load(range, QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_MIN)));
     }
   } else {
     for (let j: u32 = 0; j < L; j++) {

@@ -29,8 +29,8 @@ export interface QuantizedCurve {
    */
   readonly codes: Uint16Array | Int16Array;
   /**
-   * Translation and scale: min x, y, z, 0 and step x, y, z, 0 (f32; a step is a power of two, or 0
-   * for a constant component); component i is min_i + code_i × step_i. Rotations: null.
+   * Translation and scale: min x, y, z, 0 and step x, y, z, 0 (f32); component i is
+   * min_i + code_i × step_i. Rotations: null.
    */
   readonly range: Float32Array | null;
   /** Bit i set when component i has codes (a translation or scale component that changes over the clip; a constant one has step 0). */
@@ -103,7 +103,7 @@ function quantizeVectors(keys: Float32Array, count: number, tolerance: number): 
     }
   }
   // A step per component; a constant component keeps step 0: it is min exactly and stores no code.
-  const step = min.map((m, i) => powerOfTwoStep((max[i]! - m) / CODE_MAX));
+  const step = min.map((m, i) => fr((max[i]! - m) / CODE_MAX));
   if (!step.every(Number.isFinite)) return null;
   const changing = (step[0]! > 0 ? 1 : 0) | (step[1]! > 0 ? 2 : 0) | (step[2]! > 0 ? 4 : 0);
   const range = Float32Array.of(min[0]!, min[1]!, min[2]!, 0, step[0]!, step[1]!, step[2]!, 0);
@@ -113,6 +113,7 @@ function quantizeVectors(keys: Float32Array, count: number, tolerance: number): 
   for (let k = 0; k < count; k++) {
     for (let i = 0; i < 3; i++) {
       const v = keys[4 * k + i]!;
+      // A component whose step underflowed to 0 is checked as a constant one (min).
       const code = changing & (1 << i) ? Math.min(CODE_MAX, Math.max(0, Math.round((v - min[i]!) / step[i]!))) : 0;
       codes[3 * k + i] = code;
       // Lerp is linear: errors between keys stay within the keys' errors (plus rounding).
@@ -120,22 +121,6 @@ function quantizeVectors(keys: Float32Array, count: number, tolerance: number): 
     }
   }
   return { codes, range, changing };
-}
-
-/**
- * The smallest power of two ≥ `s` (0 for 0), at least 2^-126: a normal f32 whose biased exponent
- * alone stores it, so that a range is three mins and three exponent bytes (16 bytes, assembly/layout.ts
- * QUANT_RANGE_*) — half of a min and a step in f32, read by every sample of the slot — and code × step
- * is exact. The codes then span half of u16 at worst, and the bound is checked with the step used.
- * Infinity beyond f32.
- */
-function powerOfTwoStep(s: number): number {
-  if (!(s > 0)) return 0;
-  let e = Math.max(-126, Math.ceil(Math.log2(s)));
-  // Math.log2 may round across an integer.
-  if (2 ** e < s) e++;
-  else if (e > -126 && 2 ** (e - 1) >= s) e--;
-  return e > 127 ? Infinity : 2 ** e;
 }
 
 /** Component i of a translation or scale key from its code, as the kernel computes it in f32. */

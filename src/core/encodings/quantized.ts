@@ -6,8 +6,6 @@ import {
   KIND_QUANTIZED,
   QUANT_OFFSET_SIZE,
   QUANT_PAD,
-  QUANT_RANGE_EXPONENTS,
-  QUANT_RANGE_MIN,
   QUANT_RANGE_SIZE,
   QUANT_ROTATION_BYTES,
 } from '../../../assembly/layout.js';
@@ -71,11 +69,7 @@ export const quantizedEncoding: KeyEncoding = {
     const u16 = new Uint16Array(u8.buffer);
     for (let j = 0; j < L; j++) {
       const q = curves[j]!;
-      const range = keys + QUANT_RANGE_SIZE * j;
-      f32.set(q.range!.subarray(0, 3), (range + QUANT_RANGE_MIN) >>> 2);
-      // A step is a power of two (quantizeClip): its biased exponent stands for it.
-      const stepBits = new Uint32Array(q.range!.buffer, q.range!.byteOffset + 16, 3);
-      u8.set([stepBits[0]! >>> 23, stepBits[1]! >>> 23, stepBits[2]! >>> 23, 0], range + QUANT_RANGE_EXPONENTS);
+      f32.set(q.range!, (keys + QUANT_RANGE_SIZE * j) >>> 2);
       u32[(keys + offsetTable + QUANT_OFFSET_SIZE * j) >>> 2] = offsets[j]!;
       for (let k = 0; k <= n; k++) {
         const at = (slices + sliceBytes * k + offsets[j]!) >>> 1;
