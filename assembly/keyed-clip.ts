@@ -136,14 +136,21 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
       for (let m = R; m < M; m++) nlerpShortest(a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
     } else if (w >= 0 && w <= 1) {
       // One weight for the group: the polynomial's coefficients once; the SIMD build slerps four
-      // members at a time (their keys are consecutive float4s), the rest one by one.
+      // members at a time (their keys are consecutive float4s), a group of four or more its last
+      // members as the last four (again for those already done: the same keys give the same
+      // bits), a smaller group one by one.
       if (R < M) slerpPrepare(SLERP_SHARED, w);
       let m = R;
-      if (ASC_FEATURE_SIMD) {
-        for (; m + 4 <= M; m += 4) {
+      if (ASC_FEATURE_SIMD && M - R >= 4) {
+        for (let done = false; !done; m += 4) {
+          if (m + 4 >= M) {
+            m = M - 4;
+            done = true;
+          }
           const o = outs + (m << 2);
           slerpPrepared4(SLERP_SHARED, a + (m << 4), b + (m << 4), out + <usize>load<u32>(o), out + <usize>load<u32>(o, 4), out + <usize>load<u32>(o, 8), out + <usize>load<u32>(o, 12));
         }
+        m = M;
       }
       for (; m < M; m++) slerpPrepared(SLERP_SHARED, a + (m << 4), b + (m << 4), out + <usize>load<u32>(outs + (m << 2)));
     } else {

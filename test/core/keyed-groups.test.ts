@@ -81,6 +81,31 @@ describe.each(BUILDS)('keyed curves sharing key times, %s build', (build) => {
     resource.dispose();
   });
 
+  it('slerps every rotation of a group of 1 to 9 rotations like the reference (the SIMD build four at a time, the last four again)', () => {
+    const times = Float32Array.of(0, 0.5, 1, 1.5);
+    for (let count = 1; count <= 9; count++) {
+      // Rotation r turns about its own axis by a different angle per key (gaps up to 40°).
+      const rotations = Array.from({ length: count }, (_, r) => {
+        const axis = [Math.sin(r + 1), Math.cos(2 * r + 1), 0.5];
+        const len = Math.hypot(...axis);
+        const values = Array.from(times).flatMap((_, k) => {
+          const half = (((r + 1) * (k + 1) * 7) % 40) * (Math.PI / 360);
+          return [...axis.map((x) => (x / len) * Math.sin(half)), Math.cos(half)];
+        });
+        return curve('rotation', times, values);
+      });
+      const clip = new AnimClip({ name: `rotations${count}`, curves: [curve('translation', times, Array.from({ length: 16 }, (_, i) => i)), ...rotations] });
+      const resource = new AnimResource({ format: 'test', clips: [clip] });
+      core.load(resource);
+      try {
+        expect(groupsOf(clip)).toEqual({ groups: 1, single: 0 });
+        expectSamplesLikeReference(core, clip, [0.1, 0.3, 0.75, 1.2, 1.45, 0.6], { rotation: 'slerp' });
+      } finally {
+        resource.dispose();
+      }
+    }
+  });
+
   it('samples random clips of shared and copied times like the reference (nlerp, slerp, step; forward, backward and random times)', () => {
     fc.assert(
       fc.property(
