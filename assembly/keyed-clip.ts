@@ -131,7 +131,13 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
     const t1 = <f64>load<f32>(times + (<usize>(k + 1) << 2));
     const w = <f32>((t - t0) / (t1 - t0));
     const b = a + stride;
-    for (let m: usize = 0; m < R; m++) lerp4(a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
+    // Two members an iteration: the loop's own instructions are as many as a lerp's.
+    let m: usize = 0;
+    for (; m + 2 <= R; m += 2) {
+      lerp4(a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
+      lerp4(a + (m << 4) + 16, b + (m << 4) + 16, w, out + <usize>load<u32>(outs + (m << 2), 4));
+    }
+    if (m < R) lerp4(a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
     if (!slerp) {
       for (let m = R; m < M; m++) nlerpShortest(a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
     } else if (w >= 0 && w <= 1) {
@@ -140,7 +146,7 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
       // members as the last four (again for those already done: the same keys give the same
       // bits), a smaller group one by one.
       if (R < M) slerpPrepare(SLERP_SHARED, w);
-      let m = R;
+      m = R;
       if (ASC_FEATURE_SIMD && M - R >= 4) {
         for (let done = false; !done; m += 4) {
           if (m + 4 >= M) {
