@@ -206,10 +206,27 @@ export function slerpPrepare(slot: usize, w: f32): void {
   const d = 1 - t;
   const st = t * t;
   const sd = d * d;
-  let pt: f64 = 1;
-  let pd: f64 = 1;
   store<f64>(slot, t);
   store<f64>(slot, d, 8);
+  if (ASC_FEATURE_SIMD) {
+    // The pair (P_j(t), P_j(1 − t)) as one f64x2, the terms written out: a sampler prepares a
+    // weight per instance and time group, and the loop's loads and tests cost as much as its
+    // arithmetic. The same operations per lane as the loop below.
+    const sq = f64x2.replace_lane(f64x2.splat(st), 1, sd);
+    const td = f64x2.replace_lane(f64x2.splat(t), 1, d);
+    let p = prepareTerm(slot, 1, f64x2.splat(1), sq, td);
+    p = prepareTerm(slot, 2, p, sq, td);
+    p = prepareTerm(slot, 3, p, sq, td);
+    p = prepareTerm(slot, 4, p, sq, td);
+    p = prepareTerm(slot, 5, p, sq, td);
+    p = prepareTerm(slot, 6, p, sq, td);
+    p = prepareTerm(slot, 7, p, sq, td);
+    prepareTerm(slot, 8, p, sq, td);
+    v128.store(slot + SLERP4_AT + 96, f32x4.splat(w));
+    return;
+  }
+  let pt: f64 = 1;
+  let pd: f64 = 1;
   for (let j: usize = 1; j <= 8; j++) {
     const u = load<f64>(SLERP_U + ((j - 1) << 3));
     const v = load<f64>(SLERP_V + ((j - 1) << 3));
@@ -217,12 +234,25 @@ export function slerpPrepare(slot: usize, w: f32): void {
     pd *= u * sd - v;
     store<f64>(slot + (j << 4), pt);
     store<f64>(slot + (j << 4), pd, 8);
-    if (ASC_FEATURE_SIMD && j <= 3) {
-      v128.store(slot + SLERP4_AT + ((j - 1) << 4), f32x4.splat(<f32>(t * pt)));
-      v128.store(slot + SLERP4_AT + ((j + 2) << 4), f32x4.splat(<f32>(d * pd)));
-    }
   }
-  if (ASC_FEATURE_SIMD) v128.store(slot + SLERP4_AT + 96, f32x4.splat(w));
+}
+
+/**
+ * SIMD: term j of `slerpPrepare`: p = (P_j−1(t), P_j−1(1 − t)) times u_j·(t², (1 − t)²) − v_j,
+ * stored as pair j; for j ≤ 3 also the f32x4 splats of t·P_j(t) and (1 − t)·P_j(1 − t) (`td`:
+ * (t, 1 − t)), each rounded once from f64. Returns the new pair.
+ */
+// @ts-ignore: decorator
+@inline
+function prepareTerm(slot: usize, j: usize, p: v128, sq: v128, td: v128): v128 {
+  const q = f64x2.mul(p, f64x2.sub(f64x2.mul(v128.load64_splat(SLERP_U + ((j - 1) << 3)), sq), v128.load64_splat(SLERP_V + ((j - 1) << 3))));
+  v128.store(slot + (j << 4), q);
+  if (j <= 3) {
+    const c = f32x4.demote_f64x2_zero(f64x2.mul(td, q));
+    v128.store(slot + SLERP4_AT + ((j - 1) << 4), v128.shuffle<f32>(c, c, 0, 0, 0, 0));
+    v128.store(slot + SLERP4_AT + ((j + 2) << 4), v128.shuffle<f32>(c, c, 1, 1, 1, 1));
+  }
+  return q;
 }
 
 /**
