@@ -9,6 +9,7 @@ export { localToModel } from './local-to-model';
 export { sampleMany } from './sample-many';
 export { resampleKeys } from './resample';
 export { reduceKeys } from './reduce-keys';
+export { widenKeys } from './widen-keys';
 
 /** 1 when this build uses WebAssembly SIMD. */
 export const SIMD: i32 = ASC_FEATURE_SIMD ? 1 : 0;

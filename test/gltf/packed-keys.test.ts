@@ -65,4 +65,29 @@ describe.each(BUILDS)('glTF keys loaded from the accessors (packed) sample as th
       { numRuns: 60 },
     );
   });
+  it('bit for bit, for a time group longer than one widening run, its runs broken by width and by unpacked members', () => {
+    // 9 translations (VEC3), a packed SCALAR weight, 3 scales, 9 rotations (VEC4), one times array:
+    // the loader widens runs of at most eight neighbouring members of one width in the kernel.
+    const times = Float32Array.of(0, 0.25, 0.5, 1);
+    let seed = 7;
+    const next = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+    const curve = (curveType: 'translation' | 'rotation' | 'scale' | 'float', joint: string, property: string, width: 1 | 3 | 4) => {
+      const data = Float32Array.from({ length: width * times.length }, next);
+      return { curveType, target: { joint, property }, active: true, keys: packedKeyedKeys(times, { data, width }, 'linear') };
+    };
+    const curves = [
+      ...Array.from({ length: 9 }, (_, j) => curve('translation', `j${j}`, 'translation', 3)),
+      curve('float', 'j0', 'weights/0', 1),
+      ...Array.from({ length: 3 }, (_, j) => curve('scale', `j${j}`, 'scale', 3)),
+      ...Array.from({ length: 9 }, (_, j) => curve('rotation', `j${j}`, 'rotation', 4)),
+    ];
+    const clip = new AnimClip({ name: 'runs', curves });
+    const plain = clip.withCurves(clip.curves.map((c) => ({ ...c, keys: { ...c.keys } })));
+    const at = [0, 0.1, 0.25, 0.6, 1, 2];
+    const packedSamples = samples(clip, at);
+    expect(packedSamples).toEqual(samples(plain, at));
+    // Not vacuous: the translations' w lanes are zeros and the samples differ per curve.
+    expect(packedSamples[1]![3]).toBe(0);
+    expect(packedSamples[1]![0]).not.toBe(packedSamples[1]![4]);
+  });
 });

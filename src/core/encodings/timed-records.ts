@@ -1,4 +1,4 @@
-import { type AnimClip, type CubicKeys, type KeyedKeys, packedValues } from '../../anim/index.js';
+import { type AnimClip, type CubicKeys, type KeyedKeys, type PackedValues, packedValues } from '../../anim/index.js';
 import { sameTimes } from '../../anim/same-times.js';
 import {
   CLIP_KEY_COUNT,
@@ -70,11 +70,17 @@ export function writeTimedRecords<K extends KeyedKeys | CubicKeys>(memory: Kerne
   const members = groups.map((g) => [...g.linear, ...g.rotation]);
   const slots = members.flat();
   const keyBytes = KEYED_RECORD_SIZE * groups.length + groups.reduce((sum, g, i) => sum + align16(4 * (g.times.length + 2)) + bytesPerKey * g.times.length * members[i]!.length, 0);
+  const width = bytesPerKey >>> 2;
   const { ptr, keys: records } = writeClipBlock(memory, clip, { ...layout, slots, linearCount: singleLinear.length }, clip.duration, keyBytes);
+  const widened = (keys: K): PackedValues | undefined => {
+    const packed = keys.encoding === 'keyed' ? packedValues(keys) : undefined;
+    return packed && width === 4 && (packed.width === 3 || packed.width === 4) ? packed : undefined;
+  };
+  // Allocated before any view is taken: growing memory detaches them.
+  const scratch = slots.some((i) => widened(clip.curves[i]!.keys as K)) ? memory.allocBlock(0, [4 * scratchFloats(groups)]).ptr : undefined;
   const { f32, u32 } = memory;
   u32[(ptr + CLIP_KEY_COUNT) >>> 2] = groups.length;
   u32[(ptr + CLIP_SINGLE_COUNT) >>> 2] = single.length;
-  const width = bytesPerKey >>> 2;
   let at = records + KEYED_RECORD_SIZE * groups.length;
   let first = 0;
   groups.forEach((group, g) => {
@@ -94,42 +100,69 @@ export function writeTimedRecords<K extends KeyedKeys | CubicKeys>(memory: Kerne
     u32[(r + KEYED_VALUES) >>> 2] = at;
     const base = at >>> 2;
     // Each member's floats as held: packed keys (`packedKeyedKeys`, a reader's VEC3/VEC4) without
-    // making their float4 values, `widths[m]` floats per key and zeros to `width`.
+    // making their float4 values; VEC3/VEC4 ones into float4 slots through the kernel's
+    // `widenKeys` (one copy into the scratch each), the others here with zeros to `width`.
     const data: Float32Array[] = [];
-    const widths = new Int32Array(list.length);
+    const widths: number[] = [];
+    const slotsHere: number[] = [];
+    // Runs of up to WIDEN_RUN neighbouring members of one packed width go to `widenKeys` together.
+    let run: PackedValues[] = [];
+    let runStart = 0;
+    const widen = () => {
+      if (run.length === 0) return;
+      const w = run[0]!.width;
+      run.forEach((p, j) => f32.set(p.data.subarray(0, w * n), (scratch! >>> 2) + j * w * n));
+      memory.kernel.widenKeys(scratch!, w, n, run.length, at + 16 * runStart, 16 * list.length);
+      run = [];
+    };
     list.forEach((curveIndex, m) => {
       const keys = clip.curves[curveIndex]!.keys as K;
+      const wide = widened(keys);
+      if (wide) {
+        if (run.length === WIDEN_RUN || (run.length > 0 && run[0]!.width !== wide.width)) widen();
+        if (run.length === 0) runStart = m;
+        run.push(wide);
+        return;
+      }
+      widen();
       const packed = keys.encoding === 'keyed' ? packedValues(keys) : undefined;
       data.push(packed ? packed.data : keys.values);
-      widths[m] = packed ? packed.width : width;
+      widths.push(packed ? packed.width : width);
+      slotsHere.push(base + width * m);
     });
+    widen();
+    const stride = width * list.length;
     // Key-major in both loops, so the writes run through the block in order (member-major writes
     // jump a whole key row each and miss the cache once a group has a hundred members).
-    for (let k = 0, to = base; k < n; k++) {
-      for (let m = 0; m < data.length; m++) {
-        const values = data[m]!;
-        const w = widths[m]!;
+    for (let k = 0; k < n; k++) {
+      for (let j = 0; j < data.length; j++) {
+        const values = data[j]!;
+        const w = widths[j]!;
         const from = k * w;
+        const to = slotsHere[j]! + k * stride;
         if (w === 4 && width === 4) {
-          // Written out for the common float4 and VEC3 keys: a loop over a member's width ran 2.4× slower.
+          // Written out for the common float4 keys: a loop over a member's width ran 2.4× slower.
           f32[to] = values[from]!;
           f32[to + 1] = values[from + 1]!;
           f32[to + 2] = values[from + 2]!;
           f32[to + 3] = values[from + 3]!;
-        } else if (w === 3 && width === 4) {
-          f32[to] = values[from]!;
-          f32[to + 1] = values[from + 1]!;
-          f32[to + 2] = values[from + 2]!;
-          f32[to + 3] = 0;
         } else {
           let c = 0;
           for (; c < w; c++) f32[to + c] = values[from + c]!;
           for (; c < width; c++) f32[to + c] = 0;
         }
-        to += width;
       }
     }
     at += bytesPerKey * n * list.length;
   });
+  if (scratch !== undefined) memory.free(scratch);
   return ptr;
+}
+
+/** Members per `widenKeys` call: a key row of eight is two cache lines written at once, and eight members' keys stay in the L2 cache. */
+const WIDEN_RUN = 8;
+
+/** Floats of the scratch `widenKeys` reads from: WIDEN_RUN members of the most keys of any group as float4s, and one float more (its width-3 loads read 16 bytes a key). */
+function scratchFloats(groups: readonly TimeGroup[]): number {
+  return WIDEN_RUN * 4 * groups.reduce((n, g) => Math.max(n, g.times.length), 0) + 1;
 }
