@@ -58,12 +58,23 @@ export function localToModelFrom(p: usize, samples: usize, counts: usize, out: u
 
 /** `composeFast` reading every bound curve's sample: the count tests fold away. */
 function composeFastUncounted(p: usize, samples: usize, out: usize, first: u32): bool {
-  return composeFast(p, samples, 0, out, first);
+  return composeFast(p, samples, 0, out, first, true);
 }
 
 /** `composeFast` with counts (a curve of count 0 reads the rest value). */
 function composeFastCounted(p: usize, samples: usize, counts: usize, out: usize, first: u32): bool {
-  return composeFast(p, samples, counts, out, first);
+  return composeFast(p, samples, counts, out, first, true);
+}
+
+/**
+ * SIMD: `localToModelFrom` (counts 0) on the fast path without its check, for a caller whose next
+ * step checks for it: every skinning matrix that a non-finite model entry enters is not finite
+ * (an Inf or NaN entry times an inverse bind entry is Inf or NaN in every column of its row), so
+ * `skinningFast` failing is the sign to compose again with `localToModelFrom`. Where every entry
+ * is finite, the same matrices as `localToModelFrom`.
+ */
+export function composeUnchecked(p: usize, samples: usize, out: usize, first: u32): void {
+  composeFast(p, samples, 0, out, first, false);
 }
 
 /** Copies the matrices of the job's first LTM_CONSTANT_COUNT joints (in its order) from `from` to `to`. */
@@ -113,7 +124,7 @@ const LOCALS = memory.data(12 * 16, 16);
  */
 // @ts-ignore: decorator
 @inline
-function composeFast(p: usize, samples: usize, counts: usize, out: usize, first: u32): bool {
+function composeFast(p: usize, samples: usize, counts: usize, out: usize, first: u32, check: bool): bool {
   const n = load<u32>(p, LTM_JOINT_COUNT);
   const parents = load<usize>(p, LTM_PARENTS);
   const bindings = load<usize>(p, LTM_BINDINGS);
@@ -133,7 +144,7 @@ function composeFast(p: usize, samples: usize, counts: usize, out: usize, first:
       const parent = load<i32>(parents + (i << 2));
       if (parent < 0) {
         storeAffine(m, load<f32>(e), load<f32>(e, 16), load<f32>(e, 32), load<f32>(e, 48), load<f32>(e, 64), load<f32>(e, 80), load<f32>(e, 96), load<f32>(e, 112), load<f32>(e, 128), load<f32>(e, 144), load<f32>(e, 160), load<f32>(e, 176));
-        sum = f32x4.add(sum, f32x4.add(f32x4.add(v128.load(m), v128.load(m, 16)), f32x4.add(v128.load(m, 32), v128.load(m, 48))));
+        if (check) sum = f32x4.add(sum, f32x4.add(f32x4.add(v128.load(m), v128.load(m, 16)), f32x4.add(v128.load(m, 32), v128.load(m, 48))));
         prev = -1;
         continue;
       }
@@ -149,7 +160,8 @@ function composeFast(p: usize, samples: usize, counts: usize, out: usize, first:
       const c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 48)), f32x4.mul(a1, v128.load32_splat(e, 64))), f32x4.mul(a2, v128.load32_splat(e, 80)));
       const c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 96)), f32x4.mul(a1, v128.load32_splat(e, 112))), f32x4.mul(a2, v128.load32_splat(e, 128)));
       const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 144)), f32x4.mul(a1, v128.load32_splat(e, 160))), f32x4.mul(a2, v128.load32_splat(e, 176))), a3);
-      sum = storeColumns(m, c0, c1, c2, c3, sum);
+      if (check) sum = storeColumns(m, c0, c1, c2, c3, sum);
+      else storeColumns(m, c0, c1, c2, c3, sum);
       prev = <i32>i;
       p0 = c0;
       p1 = c1;
@@ -425,37 +437,43 @@ export function splatAffine(inverseBind: usize, j: usize, splat: usize): void {
  * when it is not finite, writes every matrix again on the checked path.
  */
 export function skinningMatrices(model: usize, inverseBind: usize, splat: usize, j: usize, affine: bool, out: usize): void {
-  if (ASC_FEATURE_SIMD) {
-    let sum = f32x4.splat(0);
-    if (affine) {
-      for (let o: usize = 0, d = splat, end = j << 6; o < end; o += 64, d += 192) {
-        const a = model + o;
-        const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32);
-        const c0 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d)), f32x4.mul(a1, v128.load(d, 16))), f32x4.mul(a2, v128.load(d, 32)));
-        const c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 48)), f32x4.mul(a1, v128.load(d, 64))), f32x4.mul(a2, v128.load(d, 80)));
-        const c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 96)), f32x4.mul(a1, v128.load(d, 112))), f32x4.mul(a2, v128.load(d, 128)));
-        const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 144)), f32x4.mul(a1, v128.load(d, 160))), f32x4.mul(a2, v128.load(d, 176))), v128.load(a, 48));
-        sum = storeColumns(out + o, c0, c1, c2, c3, sum);
-      }
-    } else {
-      for (let o: usize = 0, end = j << 6; o < end; o += 64) {
-        const a = model + o, b = inverseBind + o;
-        const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
-        const c0 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b)), f32x4.mul(a1, v128.load32_splat(b, 4))), f32x4.mul(a2, v128.load32_splat(b, 8))), f32x4.mul(a3, v128.load32_splat(b, 12)));
-        const c1 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 16)), f32x4.mul(a1, v128.load32_splat(b, 20))), f32x4.mul(a2, v128.load32_splat(b, 24))), f32x4.mul(a3, v128.load32_splat(b, 28)));
-        const c2 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 32)), f32x4.mul(a1, v128.load32_splat(b, 36))), f32x4.mul(a2, v128.load32_splat(b, 40))), f32x4.mul(a3, v128.load32_splat(b, 44)));
-        const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 48)), f32x4.mul(a1, v128.load32_splat(b, 52))), f32x4.mul(a2, v128.load32_splat(b, 56))), f32x4.mul(a3, v128.load32_splat(b, 60)));
-        sum = storeColumns(out + o, c0, c1, c2, c3, sum);
-      }
-    }
-    if (allFinite(sum)) return;
-  }
+  if (ASC_FEATURE_SIMD && skinningFast(model, inverseBind, splat, j, affine, out)) return;
   for (let o: usize = 0, end = j << 6; o < end; o += 64) {
     const m = out + o;
     if (affine) multiplyAffine(model + o, inverseBind + o, m);
     else multiply(model + o, inverseBind + o, m);
     if (nonFinite(m)) multiplyWide(model + o, inverseBind + o, m);
   }
+}
+
+/**
+ * SIMD: the fast path of `skinningMatrices` (every product in f32, unchecked); returns whether the
+ * sum of every entry written is finite (else the caller writes them again on the checked path).
+ */
+export function skinningFast(model: usize, inverseBind: usize, splat: usize, j: usize, affine: bool, out: usize): bool {
+  let sum = f32x4.splat(0);
+  if (affine) {
+    for (let o: usize = 0, d = splat, end = j << 6; o < end; o += 64, d += 192) {
+      const a = model + o;
+      const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32);
+      const c0 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d)), f32x4.mul(a1, v128.load(d, 16))), f32x4.mul(a2, v128.load(d, 32)));
+      const c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 48)), f32x4.mul(a1, v128.load(d, 64))), f32x4.mul(a2, v128.load(d, 80)));
+      const c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 96)), f32x4.mul(a1, v128.load(d, 112))), f32x4.mul(a2, v128.load(d, 128)));
+      const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 144)), f32x4.mul(a1, v128.load(d, 160))), f32x4.mul(a2, v128.load(d, 176))), v128.load(a, 48));
+      sum = storeColumns(out + o, c0, c1, c2, c3, sum);
+    }
+  } else {
+    for (let o: usize = 0, end = j << 6; o < end; o += 64) {
+      const a = model + o, b = inverseBind + o;
+      const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
+      const c0 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b)), f32x4.mul(a1, v128.load32_splat(b, 4))), f32x4.mul(a2, v128.load32_splat(b, 8))), f32x4.mul(a3, v128.load32_splat(b, 12)));
+      const c1 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 16)), f32x4.mul(a1, v128.load32_splat(b, 20))), f32x4.mul(a2, v128.load32_splat(b, 24))), f32x4.mul(a3, v128.load32_splat(b, 28)));
+      const c2 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 32)), f32x4.mul(a1, v128.load32_splat(b, 36))), f32x4.mul(a2, v128.load32_splat(b, 40))), f32x4.mul(a3, v128.load32_splat(b, 44)));
+      const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(b, 48)), f32x4.mul(a1, v128.load32_splat(b, 52))), f32x4.mul(a2, v128.load32_splat(b, 56))), f32x4.mul(a3, v128.load32_splat(b, 60)));
+      sum = storeColumns(out + o, c0, c1, c2, c3, sum);
+    }
+  }
+  return allFinite(sum);
 }
 
 /** out = a · b (column-major 4×4, `b` affine; the scalar twin of the affine product above). */

@@ -46,7 +46,7 @@ import {
   LTM_CONSTANT_COUNT,
 } from './layout';
 import { blendPrepared, prepareBlend } from './blend';
-import { allAffine, allCounted, copyConstantJoints, localToModelFrom, skinningMatrices, splatAffine } from './local-to-model';
+import { allAffine, allCounted, composeUnchecked, copyConstantJoints, localToModelFrom, skinningFast, skinningMatrices, splatAffine } from './local-to-model';
 import { mixSamples } from './mix';
 import { keep } from './read-ahead';
 import { readAheadClip, sampleClip } from './sample-clip';
@@ -142,6 +142,12 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
       if (first > 0) copyConstantJoints(job, matrices, m);
       localToModelFrom(job, s, modelCounts, m, first);
       continue;
+    }
+    // The SIMD build checks the skinning matrices only: a non-finite model entry shows in them
+    // (`composeUnchecked`), and the pose is then composed and multiplied again on the checked paths.
+    if (ASC_FEATURE_SIMD && modelCounts == 0) {
+      composeUnchecked(job, s, model, first);
+      if (skinningFast(model, inverseBind, splat, j, affine, m)) continue;
     }
     localToModelFrom(job, s, modelCounts, model, first);
     skinningMatrices(model, inverseBind, splat, j, affine, m);

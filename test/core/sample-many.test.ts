@@ -197,6 +197,38 @@ describe.each(BUILDS)('SampleManyJob, %s build, equals referenceSampleMany', (bu
     }
   });
 
+  // The SIMD build composes the model matrices unchecked and checks only the skinning matrices
+  // they enter (assembly/sample-many.ts): a model matrix that overflows float32 on the fast path
+  // (2·x²·s of a rotation of |q| ≈ 1e19) although its parent's scale brings it back must still be
+  // composed again wide, with affine and other inverse bind matrices.
+  it('computes skinning matrices of a model matrix that fits float32 whatever its intermediates', () => {
+    const skeleton = new Skeleton([
+      { name: 'a', parent: -1, rest: { translation: [1, 2, 3], rotation: [0, 0, 0, 1], scale: [0.5, 0.25, 0.5] } },
+      { name: 'b', parent: 0, rest: { translation: [0, 0, 0], rotation: [1.2e19, 0.5, 0, 1], scale: [2, 2, 2] } },
+    ]);
+    const clip = new AnimClip({ name: 'idle', curves: [{ curveType: 'float', active: true, target: { joint: 'x', property: 'float' }, keys: staticKeys(0, 0, 0, 0) }] });
+    const resource = new AnimResource({ format: 'test', clips: [clip] });
+    core.load(resource);
+    const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    const projective = [1, 0, 0, 0.5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    for (const inverseBind of [[...identity, ...identity], [...projective, ...projective]]) {
+      const job = new SampleManyJob(core, { clip, instances: 3, output: 'skinning', skeleton, inverseBindMatrices: inverseBind });
+      try {
+        job.run([0, 0.5, 1]);
+        const ref = { samples: new Float32Array(4), counts: new Uint8Array(1), matrices: new Float32Array(32) };
+        referenceSampleMany(clip, [0], ref, { binding: bindJoints(clip.curves, skeleton), inverseBindMatrices: inverseBind });
+        expect(Math.max(...ref.matrices.map(Math.abs))).toBeGreaterThan(1e38);
+        for (let i = 0; i < job.matrices.length; i++) {
+          const v = ref.matrices[i % 32]!;
+          expect(Math.abs(job.matrices[i]! - v)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(v)));
+        }
+      } finally {
+        job.dispose();
+      }
+    }
+    resource.dispose();
+  });
+
   it('refuses misuse', () => {
     const clip = fc.sample(arbitraryUniformClip, { numRuns: 1, seed: 3 })[0]!;
     const resource = new AnimResource({ format: 'test', clips: [clip] });
