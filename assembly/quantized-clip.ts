@@ -65,6 +65,19 @@ function loadRotation(at: usize, stride: usize, scale: f32, out: usize): void {
   }
 }
 
+/** SIMD: rotation codes 0–3 (low) or 4–7 (high) of eight i16 as f32. */
+// @ts-ignore: decorator
+@inline
+function codesLow(v: v128): v128 {
+  return f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(v));
+}
+
+// @ts-ignore: decorator
+@inline
+function codesHigh(v: v128): v128 {
+  return f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(v));
+}
+
 /**
  * Samples the slots of quantized clip block `p` at `time` seconds into `out` (float4 per curve,
  * at each slot's output offset), with the key pair of uniform-key.ts. `flags`: FLAG_STEP (key k0
@@ -122,54 +135,77 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
   const groups = R & ~3;
   let r: u32 = 0;
   if (ASC_FEATURE_SIMD) {
-    if (flags & FLAG_SLERP) slerpPrepare(SLERP_SHARED, w);
+    // One loop per mode, the mode tested once: in a loop that tests it per group, the slerp path's
+    // needs made V8 spill the group's codes to the stack on every turn, and those stores, at an
+    // address that moves with the caller's stack depth, slowed the nlerp loop by up to 15 % in
+    // some processes and not others (4 KiB aliasing of the spills with the loop's loads).
     const vw = f32x4.splat(w);
     const decode = f32x4.splat(DECODE);
-    for (; r < groups; r += 4) {
-      const o = <usize>r * QUANT_ROTATION_BYTES;
-      const outs = slotOut + (<usize>(L + r) << 2);
-      const d0 = out + <usize>load<u32>(outs), d1 = out + <usize>load<u32>(outs, 4);
-      const d2 = out + <usize>load<u32>(outs, 8), d3 = out + <usize>load<u32>(outs, 12);
-      const a01 = v128.load(s0 + o), a23 = v128.load(s0 + o, 16);
-      let ax = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(a01)), ay = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(a01));
-      let az = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(a23)), aw = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(a23));
-      if (flags & FLAG_STEP) {
-        transposeStore(f32x4.mul(ax, decode), f32x4.mul(ay, decode), f32x4.mul(az, decode), f32x4.mul(aw, decode), d0, d1, d2, d3);
-        continue;
+    if (flags & FLAG_STEP) {
+      for (; r < groups; r += 4) {
+        const a01 = v128.load(s0 + <usize>r * QUANT_ROTATION_BYTES), a23 = v128.load(s0 + <usize>r * QUANT_ROTATION_BYTES, 16);
+        const outs = slotOut + (<usize>(L + r) << 2);
+        transposeStore(
+          f32x4.mul(codesLow(a01), decode),
+          f32x4.mul(codesHigh(a01), decode),
+          f32x4.mul(codesLow(a23), decode),
+          f32x4.mul(codesHigh(a23), decode),
+          out + <usize>load<u32>(outs),
+          out + <usize>load<u32>(outs, 4),
+          out + <usize>load<u32>(outs, 8),
+          out + <usize>load<u32>(outs, 12),
+        );
       }
-      const b01 = v128.load(s1 + o), b23 = v128.load(s1 + o, 16);
-      let bx = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(b01)), by = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(b01));
-      let bz = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(b23)), bw = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(b23));
-      if ((flags & FLAG_SLERP) == 0) {
+    } else if ((flags & FLAG_SLERP) == 0) {
+      for (; r < groups; r += 4) {
+        const o = <usize>r * QUANT_ROTATION_BYTES;
+        const a01 = v128.load(s0 + o), a23 = v128.load(s0 + o, 16);
+        const b01 = v128.load(s1 + o), b23 = v128.load(s1 + o, 16);
+        const ax = codesLow(a01), ay = codesHigh(a01), az = codesLow(a23), aw = codesHigh(a23);
         // quat.ts `nlerpAligned` lane by lane (its dot4's order of sums); the codes' lengths are
         // ≈ QUANT_ROTATION_SCALE, far from its zero and overflow cases.
-        const x = f32x4.add(ax, f32x4.mul(f32x4.sub(bx, ax), vw));
-        const y = f32x4.add(ay, f32x4.mul(f32x4.sub(by, ay), vw));
-        const z = f32x4.add(az, f32x4.mul(f32x4.sub(bz, az), vw));
-        const q = f32x4.add(aw, f32x4.mul(f32x4.sub(bw, aw), vw));
+        const x = f32x4.add(ax, f32x4.mul(f32x4.sub(codesLow(b01), ax), vw));
+        const y = f32x4.add(ay, f32x4.mul(f32x4.sub(codesHigh(b01), ay), vw));
+        const z = f32x4.add(az, f32x4.mul(f32x4.sub(codesLow(b23), az), vw));
+        const q = f32x4.add(aw, f32x4.mul(f32x4.sub(codesHigh(b23), aw), vw));
         const len = f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q))));
-        transposeStore(f32x4.div(x, len), f32x4.div(y, len), f32x4.div(z, len), f32x4.div(q, len), d0, d1, d2, d3);
-        continue;
+        const outs = slotOut + (<usize>(L + r) << 2);
+        transposeStore(
+          f32x4.div(x, len),
+          f32x4.div(y, len),
+          f32x4.div(z, len),
+          f32x4.div(q, len),
+          out + <usize>load<u32>(outs),
+          out + <usize>load<u32>(outs, 4),
+          out + <usize>load<u32>(outs, 8),
+          out + <usize>load<u32>(outs, 12),
+        );
       }
-      ax = f32x4.mul(ax, decode);
-      ay = f32x4.mul(ay, decode);
-      az = f32x4.mul(az, decode);
-      aw = f32x4.mul(aw, decode);
-      bx = f32x4.mul(bx, decode);
-      by = f32x4.mul(by, decode);
-      bz = f32x4.mul(bz, decode);
-      bw = f32x4.mul(bw, decode);
-      const rest = slerp4(SLERP_SHARED, ax, ay, az, aw, bx, by, bz, bw, d0, d1, d2, d3);
-      if (rest) {
-        // Gaps over 20° or zero results: those quaternions by slerpPrepared, from float4s.
-        const a4 = SCRATCH + 32;
-        const b4 = SCRATCH + 96;
-        transposeStore(ax, ay, az, aw, a4, a4 + 16, a4 + 32, a4 + 48);
-        transposeStore(bx, by, bz, bw, b4, b4 + 16, b4 + 32, b4 + 48);
-        if (rest & 1) slerpPrepared(SLERP_SHARED, a4, b4, d0);
-        if (rest & 2) slerpPrepared(SLERP_SHARED, a4 + 16, b4 + 16, d1);
-        if (rest & 4) slerpPrepared(SLERP_SHARED, a4 + 32, b4 + 32, d2);
-        if (rest & 8) slerpPrepared(SLERP_SHARED, a4 + 48, b4 + 48, d3);
+    } else {
+      slerpPrepare(SLERP_SHARED, w);
+      for (; r < groups; r += 4) {
+        const o = <usize>r * QUANT_ROTATION_BYTES;
+        const outs = slotOut + (<usize>(L + r) << 2);
+        const d0 = out + <usize>load<u32>(outs), d1 = out + <usize>load<u32>(outs, 4);
+        const d2 = out + <usize>load<u32>(outs, 8), d3 = out + <usize>load<u32>(outs, 12);
+        const a01 = v128.load(s0 + o), a23 = v128.load(s0 + o, 16);
+        const b01 = v128.load(s1 + o), b23 = v128.load(s1 + o, 16);
+        const ax = f32x4.mul(codesLow(a01), decode), ay = f32x4.mul(codesHigh(a01), decode);
+        const az = f32x4.mul(codesLow(a23), decode), aw = f32x4.mul(codesHigh(a23), decode);
+        const bx = f32x4.mul(codesLow(b01), decode), by = f32x4.mul(codesHigh(b01), decode);
+        const bz = f32x4.mul(codesLow(b23), decode), bw = f32x4.mul(codesHigh(b23), decode);
+        const rest = slerp4(SLERP_SHARED, ax, ay, az, aw, bx, by, bz, bw, d0, d1, d2, d3);
+        if (rest) {
+          // Gaps over 20° or zero results: those quaternions by slerpPrepared, from float4s.
+          const a4 = SCRATCH + 32;
+          const b4 = SCRATCH + 96;
+          transposeStore(ax, ay, az, aw, a4, a4 + 16, a4 + 32, a4 + 48);
+          transposeStore(bx, by, bz, bw, b4, b4 + 16, b4 + 32, b4 + 48);
+          if (rest & 1) slerpPrepared(SLERP_SHARED, a4, b4, d0);
+          if (rest & 2) slerpPrepared(SLERP_SHARED, a4 + 16, b4 + 16, d1);
+          if (rest & 4) slerpPrepared(SLERP_SHARED, a4 + 32, b4 + 32, d2);
+          if (rest & 8) slerpPrepared(SLERP_SHARED, a4 + 48, b4 + 48, d3);
+        }
       }
     }
   }
