@@ -65,6 +65,16 @@ function loadRotation(at: usize, stride: usize, scale: f32, out: usize): void {
   }
 }
 
+/** SIMD: the linear slot whose codes lie at `o` in slices s0 and s1, lerped by `vw`, scaled by its range into `dst`. */
+// @ts-ignore: decorator
+@inline
+function linearSlot(s0: usize, s1: usize, o: usize, vw: v128, range: usize, dst: usize): void {
+  const q0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s0 + o)));
+  const q1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s1 + o)));
+  const q = f32x4.add(q0, f32x4.mul(f32x4.sub(q1, q0), vw));
+  v128.store(dst, f32x4.add(f32x4.mul(q, v128.load(range, QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_MIN)));
+}
+
 /** SIMD: rotation codes 0–3 (low) or 4–7 (high) of eight i16 as f32. */
 // @ts-ignore: decorator
 @inline
@@ -100,28 +110,19 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
   if (ASC_FEATURE_SIMD) {
     const vw = f32x4.splat(w);
     // Component i's code in lane i; the other lanes' codes (w, constant components) count × 0.
-    // Two slots a turn: the loop's own work is a good part of so short a body.
+    // Four slots a turn: the loop's own work is a good part of so short a body.
     let j: u32 = 0;
-    for (; j + 2 <= L; j += 2) {
-      const oa = <usize>load<u32>(offsets + (<usize>j << 2)), ob = <usize>load<u32>(offsets + (<usize>j << 2), 4);
+    for (; j + 4 <= L; j += 4) {
+      const offs = offsets + (<usize>j << 2);
       const range = ranges + <usize>j * QUANT_RANGE_SIZE;
       const outs = slotOut + (<usize>j << 2);
-      const a0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s0 + oa)));
-      const a1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s1 + oa)));
-      const b0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s0 + ob)));
-      const b1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s1 + ob)));
-      const qa = f32x4.add(a0, f32x4.mul(f32x4.sub(a1, a0), vw));
-      const qb = f32x4.add(b0, f32x4.mul(f32x4.sub(b1, b0), vw));
-      v128.store(out + <usize>load<u32>(outs), f32x4.add(f32x4.mul(qa, v128.load(range, QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_MIN)));
-      v128.store(out + <usize>load<u32>(outs, 4), f32x4.add(f32x4.mul(qb, v128.load(range, QUANT_RANGE_SIZE + QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_SIZE + QUANT_RANGE_MIN)));
+      linearSlot(s0, s1, <usize>load<u32>(offs), vw, range, out + <usize>load<u32>(outs));
+      linearSlot(s0, s1, <usize>load<u32>(offs, 4), vw, range + QUANT_RANGE_SIZE, out + <usize>load<u32>(outs, 4));
+      linearSlot(s0, s1, <usize>load<u32>(offs, 8), vw, range + 2 * QUANT_RANGE_SIZE, out + <usize>load<u32>(outs, 8));
+      linearSlot(s0, s1, <usize>load<u32>(offs, 12), vw, range + 3 * QUANT_RANGE_SIZE, out + <usize>load<u32>(outs, 12));
     }
-    if (j < L) {
-      const o = <usize>load<u32>(offsets + (<usize>j << 2));
-      const range = ranges + <usize>j * QUANT_RANGE_SIZE;
-      const q0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s0 + o)));
-      const q1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(v128.load64_zero(s1 + o)));
-      const q = f32x4.add(q0, f32x4.mul(f32x4.sub(q1, q0), vw));
-      v128.store(out + <usize>load<u32>(slotOut + (<usize>j << 2)), f32x4.add(f32x4.mul(q, v128.load(range, QUANT_RANGE_STEP)), v128.load(range, QUANT_RANGE_MIN)));
+    for (; j < L; j++) {
+      linearSlot(s0, s1, <usize>load<u32>(offsets + (<usize>j << 2)), vw, ranges + <usize>j * QUANT_RANGE_SIZE, out + <usize>load<u32>(slotOut + (<usize>j << 2)));
     }
   } else {
     for (let j: u32 = 0; j < L; j++) {
