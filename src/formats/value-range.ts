@@ -1,3 +1,5 @@
+import { firstBadFloat32 } from './float32-check.js';
+
 /**
  * The range of numbers animcore takes from a file as key, rest-pose, mesh or time values: finite
  * and within ±1e38. Float32 goes to ±3.4e38, but interpolation computes the difference of two
@@ -14,6 +16,8 @@ export function isFileValue(v: number): boolean {
 
 /** Index of the first value of `values` that `isFileValue` refuses, or −1. */
 export function firstBadValue(values: ArrayLike<number>): number {
+  const simd = values instanceof Float32Array ? firstBadFloat32(values) : undefined;
+  if (simd !== undefined) return simd;
   for (let i = 0; i < values.length; i++) if (!(Math.abs(values[i]!) <= MAX_FILE_VALUE)) return i;
   return -1;
 }
