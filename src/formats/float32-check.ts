@@ -51,13 +51,17 @@ const CHUNK = 65536;
 
 let instance: { view: Float32Array; firstBad: (n: number) => number } | null | undefined;
 
-/** The module's memory as floats and its `firstBad`, or null where WebAssembly SIMD is missing. */
+/** The module's memory as floats and its `firstBad`, or null where WebAssembly SIMD is missing or may not be compiled. */
 function checker(): typeof instance {
   if (instance !== undefined) return instance;
   instance = null;
   if (typeof WebAssembly === 'object' && WebAssembly.validate(FLOAT32_CHECK_BYTES)) {
-    const exports = new WebAssembly.Instance(new WebAssembly.Module(FLOAT32_CHECK_BYTES)).exports as { memory: WebAssembly.Memory; firstBad: (n: number) => number };
-    instance = { view: new Float32Array(exports.memory.buffer), firstBad: exports.firstBad };
+    try {
+      const exports = new WebAssembly.Instance(new WebAssembly.Module(FLOAT32_CHECK_BYTES)).exports as { memory: WebAssembly.Memory; firstBad: (n: number) => number };
+      instance = { view: new Float32Array(exports.memory.buffer), firstBad: exports.firstBad };
+    } catch {
+      // A page whose Content-Security-Policy forbids compiling WebAssembly: the readers still read, checking in JS.
+    }
   }
   return instance;
 }
@@ -65,7 +69,7 @@ function checker(): typeof instance {
 /**
  * Index of the first float of `values` that `isFileValue` refuses, or −1, checked in WebAssembly
  * SIMD (the floats copied into its memory a chunk at a time); undefined where WebAssembly SIMD is
- * missing, so the caller checks value by value.
+ * missing or may not be compiled, so the caller checks value by value.
  */
 export function firstBadFloat32(values: Float32Array): number | undefined {
   const c = checker();

@@ -1,6 +1,6 @@
 import binaryen from 'binaryen';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FLOAT32_CHECK_BYTES, FLOAT32_CHECK_WAT, firstBadFloat32 } from '../../src/formats/float32-check.js';
 import { firstBadValue, isFileValue } from '../../src/formats/value-range.js';
 
@@ -58,5 +58,27 @@ describe('firstBadValue of float32 arrays (the WebAssembly SIMD check)', () => {
     expect(module.validate()).toBeTruthy();
     expect(Array.from(module.emitBinary())).toEqual(Array.from(FLOAT32_CHECK_BYTES));
     module.dispose();
+  });
+
+  describe('where WebAssembly may not be compiled (a Content-Security-Policy without wasm-unsafe-eval)', () => {
+    afterEach(() => {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    });
+
+    it('checks in JS with the same results', async () => {
+      vi.resetModules();
+      vi.stubGlobal('WebAssembly', {
+        validate: () => true,
+        Module: function () {
+          throw new Error('Refused to compile or instantiate WebAssembly module');
+        },
+      });
+      const fresh = await import('../../src/formats/float32-check.js');
+      const range = await import('../../src/formats/value-range.js');
+      expect(fresh.firstBadFloat32(Float32Array.of(1, NaN))).toBeUndefined();
+      expect(range.firstBadValue(Float32Array.of(0, 1, 2, 3, 4, 5, 6, 7, 8, -Infinity))).toBe(9);
+      expect(range.firstBadValue(Float32Array.of(0, bits(0x7e967699)))).toBe(-1);
+    });
   });
 });
