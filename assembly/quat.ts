@@ -174,14 +174,16 @@ const UNIT_TOLERANCE: f64 = 1e-3;
 
 // A slot of prepared coefficients: nine f64 pairs (for t, for 1 − t; pair 0 holds (t, 1 − t),
 // pair j the P_j); at SLERP_KEY the u32 key of the weight they are for (its bits inverted, so a
-// zeroed slot holds a NaN's, which no weight matches); at SLERP4_AT, SIMD, for `slerp4`: f32x4
-// splats of t·P_j(t) for j = 1, 2, 3 (at 16(j − 1)), of (1 − t)·P_j(1 − t) (at 48 + 16(j − 1)) and
-// of t (at 96), each rounded once from f64. At SLERP_HALF the same again for the weight of a
-// halved gap (`slerpHalves`), so that a caller's weight and its half-gap weight stay prepared side
-// by side.
+// zeroed slot holds a NaN's, which no weight matches); at SLERP4_AT, SIMD, for `slerp4` and
+// `slerpSoa4`: f32x4 splats of t·P_j(t) for j = 1 … 8 (at 16(j − 1)), of (1 − t)·P_j(1 − t) (at
+// SLERP4_D + 16(j − 1)) and of t (at SLERP4_T), each rounded once from f64. At SLERP_HALF the same
+// again for the weight of a halved gap (`slerpHalves`), so that a caller's weight and its half-gap
+// weight stay prepared side by side.
 const SLERP_KEY: usize = 144;
 const SLERP4_AT: usize = 160;
-const SLERP_HALF: usize = 272;
+const SLERP4_D: usize = 128;
+const SLERP4_T: usize = 256;
+const SLERP_HALF: usize = SLERP4_AT + SLERP4_T + 16;
 /** Bytes of a slot. */
 export const SLERP_SLOT_SIZE: usize = 2 * SLERP_HALF;
 /**
@@ -222,7 +224,7 @@ export function slerpPrepare(slot: usize, w: f32): void {
     p = prepareTerm(slot, 6, p, sq, td);
     p = prepareTerm(slot, 7, p, sq, td);
     prepareTerm(slot, 8, p, sq, td);
-    v128.store(slot + SLERP4_AT + 96, f32x4.splat(w));
+    v128.store(slot + SLERP4_AT + SLERP4_T, f32x4.splat(w));
     return;
   }
   let pt: f64 = 1;
@@ -239,19 +241,18 @@ export function slerpPrepare(slot: usize, w: f32): void {
 
 /**
  * SIMD: term j of `slerpPrepare`: p = (P_j−1(t), P_j−1(1 − t)) times u_j·(t², (1 − t)²) − v_j,
- * stored as pair j; for j ≤ 3 also the f32x4 splats of t·P_j(t) and (1 − t)·P_j(1 − t) (`td`:
- * (t, 1 − t)), each rounded once from f64. Returns the new pair.
+ * stored as pair j, and the f32x4 splats of t·P_j(t) and (1 − t)·P_j(1 − t) (`td`: (t, 1 − t)),
+ * each rounded once from f64 (`slerp4` reads terms 1–3, the blend's `slerpSoa4` all eight).
+ * Returns the new pair.
  */
 // @ts-ignore: decorator
 @inline
 function prepareTerm(slot: usize, j: usize, p: v128, sq: v128, td: v128): v128 {
   const q = f64x2.mul(p, f64x2.sub(f64x2.mul(v128.load64_splat(SLERP_U + ((j - 1) << 3)), sq), v128.load64_splat(SLERP_V + ((j - 1) << 3))));
   v128.store(slot + (j << 4), q);
-  if (j <= 3) {
-    const c = f32x4.demote_f64x2_zero(f64x2.mul(td, q));
-    v128.store(slot + SLERP4_AT + ((j - 1) << 4), v128.shuffle<f32>(c, c, 0, 0, 0, 0));
-    v128.store(slot + SLERP4_AT + ((j + 2) << 4), v128.shuffle<f32>(c, c, 1, 1, 1, 1));
-  }
+  const c = f32x4.demote_f64x2_zero(f64x2.mul(td, q));
+  v128.store(slot + SLERP4_AT + ((j - 1) << 4), v128.shuffle<f32>(c, c, 0, 0, 0, 0));
+  v128.store(slot + SLERP4_AT + SLERP4_D + ((j - 1) << 4), v128.shuffle<f32>(c, c, 1, 1, 1, 1));
   return q;
 }
 
@@ -347,8 +348,9 @@ export function slerp4(slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: 
   // β = t Σ P_j(t) xm1^j and α likewise for 1 − t, three terms by Horner (beyond them < 4e-9).
   const c = slot + SLERP4_AT;
   const beta = f32x4.mul(hornerStep(hornerStep(v128.load(c, 32), xm1, v128.load(c, 16)), xm1, v128.load(c)), xm1);
-  const alpha = f32x4.mul(hornerStep(hornerStep(v128.load(c, 80), xm1, v128.load(c, 64)), xm1, v128.load(c, 48)), xm1);
-  const t = v128.load(c, 96);
+  const e = c + SLERP4_D;
+  const alpha = f32x4.mul(hornerStep(hornerStep(v128.load(e, 32), xm1, v128.load(e, 16)), xm1, v128.load(e)), xm1);
+  const t = v128.load(c, SLERP4_T);
   const x = slerpLane(ax, v128.xor(bx, neg), t, alpha, beta);
   const y = slerpLane(ay, v128.xor(by, neg), t, alpha, beta);
   const z = slerpLane(az, v128.xor(bz, neg), t, alpha, beta);
@@ -356,6 +358,24 @@ export function slerp4(slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: 
   const sq = f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(z, z)), f32x4.add(f32x4.mul(y, y), f32x4.mul(w, w)));
   transposeStore(x, y, z, w, d0, d1, d2, d3);
   return i32x4.bitmask(f32x4.lt(sq, f32x4.splat(MIN_LENGTH_SQ)));
+}
+
+/** Horner's last four steps from h: ((((h·x + c₄)·x + c₃)·x + c₂)·x + c₁), c_j the f32x4 at p + 16(j − 1). */
+// @ts-ignore: decorator
+@inline
+function hornerFrom(h: v128, p: usize, x: v128): v128 {
+  return hornerStep(hornerStep(hornerStep(hornerStep(h, x, v128.load(p, 48)), x, v128.load(p, 32)), x, v128.load(p, 16)), x, v128.load(p));
+}
+
+/** Σ_{j=1..8} c_j x^(j − 1) on four lanes by Estrin's scheme (short dependency chains), c_j the f32x4 at p + 16(j − 1). */
+// @ts-ignore: decorator
+@inline
+function estrinSoa(p: usize, x: v128, x2: v128, x4: v128): v128 {
+  const e01 = hornerStep(v128.load(p, 16), x, v128.load(p));
+  const e23 = hornerStep(v128.load(p, 48), x, v128.load(p, 32));
+  const e45 = hornerStep(v128.load(p, 80), x, v128.load(p, 64));
+  const e67 = hornerStep(v128.load(p, 112), x, v128.load(p, 96));
+  return hornerStep(hornerStep(e67, x2, e45), x4, hornerStep(e23, x2, e01));
 }
 
 /** h·x + c on four lanes. */
@@ -389,14 +409,14 @@ export function transposeStore(x: v128, y: v128, z: v128, w: v128, d0: usize, d1
 // The blend's four-at-a-time slerp (assembly/blend.ts): four quaternion pairs as structure of
 // arrays in memory — at `a`, `b` and `out` 64 bytes each, the x, y, z and w of the four as one f32x4
 // each — so that a blend keeps a group of four rotations in that form from layer to layer. Where
-// the four gaps are up to 45°, `slerp4`'s f32 form with five terms (SOA_SMALL); otherwise the f64
-// polynomial of `slerpPrepared` two lanes per f64x2 (quaternions 0 and 1, then 2 and 3), a pair
-// holding a gap over 120° halved (`slerpHalves`' midpoint and half weight, both lanes). Where no
-// lane is halved, per quaternion the same f64 operations as `slerpPrepared`, except that a lane
-// with a small gap beside a larger one takes all eight terms (within 4e-9 of the three); within the
-// slerp budget everywhere (test/core/blend-slerp.test.ts). Lanes that `slerpPrepared` would take
-// elsewhere (a result shorter than 1e-6, a halved pair's quaternions that are not unit) are redone
-// by it.
+// the four gaps are up to 45°, `slerp4`'s f32 form with five terms (SOA_SMALL). Otherwise two lanes
+// per f64x2 (quaternions 0 and 1, then 2 and 3): a pair whose gaps are up to ~120° (SOA_WIDE) takes
+// the polynomial's part in f32 on all four lanes and the weighted sum in f64 (`slerpMixedPair`:
+// four lanes per polynomial instead of two, and the rounding of an f64 result); a pair holding a
+// larger gap the f64 polynomial of `slerpPrepared`, halved where a gap is over 120° (`slerpHalves`'
+// midpoint and half weight, both lanes; `slerpWidePair`). Within the slerp budget everywhere
+// (test/core/blend-slerp.test.ts). Lanes that `slerpPrepared` would take elsewhere (a result
+// shorter than 1e-6, a halved pair's quaternions that are not unit) are redone by it.
 
 /**
  * xm1 = cos θ − 1 from which `slerpSoa4` slerps in f32 (θ ≤ 22.5°, key gaps ≤ 45°) with five
@@ -406,6 +426,11 @@ export function transposeStore(x: v128, y: v128, z: v128, w: v128, d0: usize, d1
  * issue's 1e-5°; three terms reach 1.03e-5° at 40–45°, four 8.0e-6°.
  */
 const SOA_SMALL: f32 = -0.07612;
+/**
+ * xm1 below which a lane goes to `slerpWidePair` (θ > 59.4°, key gaps over ~119°): its pair is
+ * halved where the f64 cosine says over 120°, as the one-at-a-time slerp decides.
+ */
+const SOA_WIDE: f32 = -0.49;
 /** `slerpSoa4`'s inputs, kept for the lanes it hands to `slerpPrepared`: the a's, then the b's (structure of arrays). */
 const SOA_LANES = memory.data(128, 16);
 
@@ -421,16 +446,12 @@ export function slerpSoa4(slot: usize, a: usize, b: usize, out: usize): void {
   const xm1 = f32x4.sub(f32x4.pmin(f32x4.abs(dot), one), one);
   let rest: i32;
   if (!v128.any_true(f32x4.lt(xm1, f32x4.splat(<f32>SOA_SMALL)))) {
-    // `slerp4`'s form and roundings, with five terms: the 4th and 5th t·P_j(t), (1 − t)·P_j(1 − t)
-    // rounded once from the slot's f64.
+    // `slerp4`'s form and roundings, with five terms.
     const neg = v128.and(f32x4.lt(dot, f32x4.splat(0)), f32x4.splat(-0.0));
     const c = slot + SLERP4_AT;
-    const t64 = load<f64>(slot), d64 = load<f64>(slot, 8);
-    const t5 = f32x4.splat(<f32>(t64 * load<f64>(slot, 80))), t4 = f32x4.splat(<f32>(t64 * load<f64>(slot, 64)));
-    const d5 = f32x4.splat(<f32>(d64 * load<f64>(slot, 88))), d4 = f32x4.splat(<f32>(d64 * load<f64>(slot, 72)));
-    const beta = f32x4.mul(hornerStep(hornerStep(hornerStep(hornerStep(t5, xm1, t4), xm1, v128.load(c, 32)), xm1, v128.load(c, 16)), xm1, v128.load(c)), xm1);
-    const alpha = f32x4.mul(hornerStep(hornerStep(hornerStep(hornerStep(d5, xm1, d4), xm1, v128.load(c, 80)), xm1, v128.load(c, 64)), xm1, v128.load(c, 48)), xm1);
-    const t = v128.load(c, 96);
+    const beta = f32x4.mul(hornerFrom(v128.load(c, 64), c, xm1), xm1);
+    const alpha = f32x4.mul(hornerFrom(v128.load(c, SLERP4_D + 64), c + SLERP4_D, xm1), xm1);
+    const t = v128.load(c, SLERP4_T);
     const x = slerpLane(ax, v128.xor(bx, neg), t, alpha, beta);
     const y = slerpLane(ay, v128.xor(by, neg), t, alpha, beta);
     const z = slerpLane(az, v128.xor(bz, neg), t, alpha, beta);
@@ -442,8 +463,31 @@ export function slerpSoa4(slot: usize, a: usize, b: usize, out: usize): void {
     v128.store(out, z, 32);
     v128.store(out, w, 48);
   } else {
-    rest = slerpWidePair(slot, promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), out);
-    rest |= slerpWidePair(slot, promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), out + 8) << 2;
+    // Pairs holding a gap over ~120° (SOA_WIDE) take `slerpWidePair`; the others the coefficients'
+    // polynomial part in f32 (all eight terms) and the weighted sum in f64 (`slerpMixedPair`).
+    const cut = i32x4.bitmask(f32x4.lt(xm1, f32x4.splat(SOA_WIDE)));
+    rest = 0;
+    if ((cut & 3) == 0 || (cut & 12) == 0) {
+      const c = slot + SLERP4_AT;
+      const x2 = f32x4.mul(xm1, xm1);
+      const x4 = f32x4.mul(x2, x2);
+      const beta = f32x4.mul(estrinSoa(c, xm1, x2, x4), xm1);
+      const alpha = f32x4.mul(estrinSoa(c + SLERP4_D, xm1, x2, x4), xm1);
+      const neg = f32x4.lt(dot, f32x4.splat(0));
+      const t = v128.load64_splat(slot), d = v128.load64_splat(slot, 8);
+      if ((cut & 3) == 0) {
+        rest = slerpMixedPair(t, d, promoteLow(alpha), promoteLow(beta), i64x2.extend_low_i32x4_s(neg), promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), out);
+      }
+      if ((cut & 12) == 0) {
+        rest |= slerpMixedPair(t, d, promoteHigh(alpha), promoteHigh(beta), i64x2.extend_high_i32x4_s(neg), promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), out + 8) << 2;
+      }
+    }
+    if ((cut & 3) != 0) {
+      rest |= slerpWidePair(slot, promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), out);
+    }
+    if ((cut & 12) != 0) {
+      rest |= slerpWidePair(slot, promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), out + 8) << 2;
+    }
   }
   if (rest != 0) {
     v128.store(SOA_LANES, ax);
@@ -536,18 +580,46 @@ function slerpWidePair(slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: 
     ca = f64x2.mul(ad, v128.load64_splat(slot + 8));
     cb = f64x2.mul(at, v128.load64_splat(slot));
   }
-  cb = v128.xor(cb, neg);
+  return v128.bitmask<i64>(v128.or(redo, combinePair(ca, v128.xor(cb, neg), ax, ay, az, aw, bx, by, bz, bw, out)));
+}
+
+/**
+ * Two lanes of `slerpSoa4` for gaps up to ~120° (SOA_WIDE): c_a = (1 − t) + α and c_b = t + β in
+ * f64 from α and β, the polynomial's part beyond the linear weights (`slerp4`'s α, β with all eight
+ * terms, by Estrin's scheme in f32 on four lanes); then c_a·a + c_b·b in f64, rounded once, as the
+ * f64 path. α and β are small beside the linear weights, so their f32 rounding moves the result by
+ * far less than its own rounding, which f32 sums of c_a·a + c_b·b would not (1.07e-5° at 90°).
+ * Measured on an f32 model of these operations (a million random pairs per range): at most
+ * 5.9e-6° off the exact slerp for gaps up to 90° (correct rounding alone: 5.6e-6°); for 90–119°
+ * the formula's own error, 2.9e-5° (the twin's; the bound there is 1e-3°). `neg`: i64 lanes set
+ * where dot < 0 (b's sign along the shortest arc). Returns the lanes to redo (a result shorter than 1e-6).
+ */
+// @ts-ignore: decorator
+@inline
+function slerpMixedPair(
+  t: v128, d: v128, alpha: v128, beta: v128, neg: v128, ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, out: usize,
+): i32 {
+  const cb = v128.xor(f64x2.add(t, beta), v128.and(neg, f64x2.splat(-0.0)));
+  return v128.bitmask<i64>(combinePair(f64x2.add(d, alpha), cb, ax, ay, az, aw, bx, by, bz, bw, out));
+}
+
+/**
+ * ca·a + cb·b on two f64 lanes (components as f64x2), stored as f32 pairs at out, out + 16,
+ * out + 32, out + 48 (structure of arrays); returns the lanes whose result is shorter than 1e-6.
+ */
+// @ts-ignore: decorator
+@inline
+function combinePair(ca: v128, cb: v128, ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, out: usize): v128 {
   const rx = f64x2.add(f64x2.mul(ca, ax), f64x2.mul(cb, bx));
   const ry = f64x2.add(f64x2.mul(ca, ay), f64x2.mul(cb, by));
   const rz = f64x2.add(f64x2.mul(ca, az), f64x2.mul(cb, bz));
   const rw = f64x2.add(f64x2.mul(ca, aw), f64x2.mul(cb, bw));
   const sq = f64x2.add(f64x2.add(f64x2.mul(rx, rx), f64x2.mul(rz, rz)), f64x2.add(f64x2.mul(ry, ry), f64x2.mul(rw, rw)));
-  redo = v128.or(redo, f64x2.lt(sq, f64x2.splat(<f64>MIN_LENGTH_SQ)));
   v128.store64_lane(out, f32x4.demote_f64x2_zero(rx), 0);
   v128.store64_lane(out, f32x4.demote_f64x2_zero(ry), 0, 16);
   v128.store64_lane(out, f32x4.demote_f64x2_zero(rz), 0, 32);
   v128.store64_lane(out, f32x4.demote_f64x2_zero(rw), 0, 48);
-  return v128.bitmask<i64>(redo);
+  return f64x2.lt(sq, f64x2.splat(<f64>MIN_LENGTH_SQ));
 }
 
 /** `estrin` on two lanes (`p`: a slot's t or 1 − t lane). */
