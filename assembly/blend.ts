@@ -550,14 +550,18 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
 }
 
 // SIMD, slerp: a class's rotations four at a time through every layer (`rotationGroups`): the
-// four results stay in structure of arrays (GROUP) from the first layer's samples through each
+// four results stay in structure of arrays (GROUPS) from the first layer's samples through each
 // normal layer's slerp, the rest fill and each additive layer's delta, and are stored once —
 // instead of a pass over the class per layer, each re-reading and re-storing the results and
-// slerping lane by lane where a gap is not small. The same operations per curve, rounded to f32 at
-// the same steps (`slerpSoa4`).
+// slerping lane by lane where a gap is not small. Up to CHUNK_GROUPS groups go step by step
+// together (a layer's slerps over the chunk, then the next layer's): the steps of one group depend
+// on each other, the groups of one step do not, so the processor overlaps their slerps. The same
+// operations per curve, rounded to f32 at the same steps (`slerpSoa4`).
 
-/** The group's running results and an operand, four rotations as structure of arrays. */
-const GROUP = memory.data(64, 16);
+/** Groups a pass takes at a time (`rotationGroups`). */
+const CHUNK_GROUPS: usize = 16;
+/** The running results of a chunk's groups, four rotations each as structure of arrays (64 bytes a group), and an operand. */
+const GROUPS = memory.data(<i32>(CHUNK_GROUPS << 6), 16);
 const OPERAND = memory.data(64, 16);
 /** Four identities as structure of arrays: where an additive delta's slerp starts. */
 const IDENTITY_SOA = memory.data<f32>([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1], 16);
@@ -585,35 +589,59 @@ function rotationGroups(from: usize, to: usize, ops: usize, adds: usize, fillSha
   const first = <usize>load<u32>(OP_SAMPLES);
   if (fillShare > 0) slerpPrepare(FILL_SLOT, fillShare);
   let at = from;
-  for (; at + 16 <= to; at += 16) {
-    const i0 = <usize>load<u32>(at), i1 = <usize>load<u32>(at, 4), i2 = <usize>load<u32>(at, 8), i3 = <usize>load<u32>(at, 12);
-    const o0 = i0 << 4, o1 = i1 << 4, o2 = i2 << 4, o3 = i3 << 4;
-    store<u8>(outCounts + i0, countOf(i0, ops));
-    store<u8>(outCounts + i1, countOf(i1, ops));
-    store<u8>(outCounts + i2, countOf(i2, ops));
-    store<u8>(outCounts + i3, countOf(i3, ops));
-    gather(first, o0, o1, o2, o3, GROUP);
+  // A chunk of groups step by step (each layer's slerps over the chunk, then the next layer's):
+  // one group's steps depend on each other, the groups of a step do not, so their slerps overlap.
+  while (at + 16 <= to) {
+    const end = at + (min<usize>(CHUNK_GROUPS, (to - at) >> 4) << 4);
+    for (let g = at, d = GROUPS; g < end; g += 16, d += 64) {
+      const i0 = <usize>load<u32>(g), i1 = <usize>load<u32>(g, 4), i2 = <usize>load<u32>(g, 8), i3 = <usize>load<u32>(g, 12);
+      store<u8>(outCounts + i0, countOf(i0, ops));
+      store<u8>(outCounts + i1, countOf(i1, ops));
+      store<u8>(outCounts + i2, countOf(i2, ops));
+      store<u8>(outCounts + i3, countOf(i3, ops));
+      gather(first, i0 << 4, i1 << 4, i2 << 4, i3 << 4, d);
+    }
     for (let k: usize = 1; k < ops; k++) {
-      gather(<usize>load<u32>(OP_SAMPLES + (k << 2)), o0, o1, o2, o3, OPERAND);
+      const samples = <usize>load<u32>(OP_SAMPLES + (k << 2));
       useSlot(<usize>load<u32>(OP_LAYER + (k << 2)));
       prepareSlot(load<f32>(OP_SHARE + (k << 4)));
-      slerpSoa4(slot, GROUP, OPERAND, GROUP);
+      for (let g = at, d = GROUPS; g < end; g += 16, d += 64) {
+        gatherAt(samples, g, OPERAND);
+        slerpSoa4(slot, d, OPERAND, d);
+      }
     }
     if (fillShare > 0) {
-      gather(rest, o0, o1, o2, o3, OPERAND);
-      slerpSoa4(FILL_SLOT, GROUP, OPERAND, GROUP);
+      for (let g = at, d = GROUPS; g < end; g += 16, d += 64) {
+        gatherAt(rest, g, OPERAND);
+        slerpSoa4(FILL_SLOT, d, OPERAND, d);
+      }
     }
     for (let k: usize = 0; k < adds; k++) {
       // Δ = reference⁻¹ ⊗ sample, slerped from identity by w, then result ⊗ that (`addRotation`).
-      deltaGroup(<usize>load<u32>(ADD_INVERSE + (k << 2)), <usize>load<u32>(ADD_SAMPLES + (k << 2)), o0, o1, o2, o3);
+      const inverse = <usize>load<u32>(ADD_INVERSE + (k << 2));
+      const samples = <usize>load<u32>(ADD_SAMPLES + (k << 2));
       useSlot(<usize>load<u32>(ADD_LAYER + (k << 2)));
       prepareSlot(load<f32>(ADD_WEIGHT + (k << 2)));
-      slerpSoa4(slot, IDENTITY_SOA, OPERAND, OPERAND);
-      multiplyGroup();
+      for (let g = at, d = GROUPS; g < end; g += 16, d += 64) {
+        deltaGroup(inverse, samples, <usize>load<u32>(g) << 4, <usize>load<u32>(g, 4) << 4, <usize>load<u32>(g, 8) << 4, <usize>load<u32>(g, 12) << 4);
+        slerpSoa4(slot, IDENTITY_SOA, OPERAND, OPERAND);
+        multiplyGroup(d);
+      }
     }
-    transposeStore(v128.load(GROUP), v128.load(GROUP, 16), v128.load(GROUP, 32), v128.load(GROUP, 48), out + o0, out + o1, out + o2, out + o3);
+    for (let g = at, d = GROUPS; g < end; g += 16, d += 64) {
+      const o0 = <usize>load<u32>(g) << 4, o1 = <usize>load<u32>(g, 4) << 4, o2 = <usize>load<u32>(g, 8) << 4, o3 = <usize>load<u32>(g, 12) << 4;
+      transposeStore(v128.load(d), v128.load(d, 16), v128.load(d, 32), v128.load(d, 48), out + o0, out + o1, out + o2, out + o3);
+    }
+    at = end;
   }
   return at;
+}
+
+/** SIMD: `gather` of the four rotations whose indices (u32) are at `indices`. */
+// @ts-ignore: decorator
+@inline
+function gatherAt(src: usize, indices: usize, dst: usize): void {
+  gather(src, <usize>load<u32>(indices) << 4, <usize>load<u32>(indices, 4) << 4, <usize>load<u32>(indices, 8) << 4, <usize>load<u32>(indices, 12) << 4, dst);
 }
 
 /** SIMD: the float4s at src + o0 … src + o3 into `dst` as structure of arrays. */
@@ -644,12 +672,12 @@ function deltaGroup(inverse: usize, samples: usize, o0: usize, o1: usize, o2: us
   );
 }
 
-/** SIMD: GROUP = GROUP ⊗ OPERAND, four Hamilton products (`multiplyInto`). */
-function multiplyGroup(): void {
-  const ax = v128.load(GROUP), ay = v128.load(GROUP, 16), az = v128.load(GROUP, 32), aw = v128.load(GROUP, 48);
+/** SIMD: group = group ⊗ OPERAND, four Hamilton products (`multiplyInto`). */
+function multiplyGroup(group: usize): void {
+  const ax = v128.load(group), ay = v128.load(group, 16), az = v128.load(group, 32), aw = v128.load(group, 48);
   const bx = v128.load(OPERAND), by = v128.load(OPERAND, 16), bz = v128.load(OPERAND, 32), bw = v128.load(OPERAND, 48);
-  productPair(promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), GROUP);
-  productPair(promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), GROUP + 8);
+  productPair(promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), group);
+  productPair(promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), group + 8);
 }
 
 /**
