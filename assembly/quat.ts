@@ -409,12 +409,11 @@ export function transposeStore(x: v128, y: v128, z: v128, w: v128, d0: usize, d1
 // The blend's four-at-a-time slerp (assembly/blend.ts): four quaternion pairs as structure of
 // arrays in memory — at `a`, `b` and `out` 64 bytes each, the x, y, z and w of the four as one f32x4
 // each — so that a blend keeps a group of four rotations in that form from layer to layer. Where
-// the four gaps are up to 45°, `slerp4`'s f32 form with five terms (SOA_SMALL). Otherwise two lanes
-// per f64x2 (quaternions 0 and 1, then 2 and 3): a pair whose gaps are up to ~120° (SOA_WIDE) takes
-// the polynomial's part in f32 on all four lanes and the weighted sum in f64 (`slerpMixedPair`:
-// four lanes per polynomial instead of two, and the rounding of an f64 result); a pair holding a
-// larger gap the f64 polynomial of `slerpPrepared`, halved where a gap is over 120° (`slerpHalves`'
-// midpoint and half weight, both lanes; `slerpWidePair`). Within the slerp budget everywhere
+// the four gaps are up to 45°, `slerp4`'s f32 form with five terms (SOA_SMALL). Otherwise the
+// polynomial's part beyond the linear weights in f32 on the four lanes and the weighted sum in f64
+// two lanes per f64x2 (`slerpMixedPair`: four lanes per polynomial instead of two, and the rounding
+// of an f64 result), gaps over 120° halved lane by lane (`slerpHalvedSoa`: `slerpHalves`' midpoint
+// and half weight, the midpoint not formed). Within the slerp budget everywhere
 // (test/core/blend-slerp.test.ts). Lanes that `slerpPrepared` would take elsewhere (a result
 // shorter than 1e-6, a halved pair's quaternions that are not unit) are redone by it.
 
@@ -426,10 +425,7 @@ export function transposeStore(x: v128, y: v128, z: v128, w: v128, d0: usize, d1
  * issue's 1e-5°; three terms reach 1.03e-5° at 40–45°, four 8.0e-6°.
  */
 const SOA_SMALL: f32 = -0.07612;
-/**
- * xm1 below which a lane goes to `slerpWidePair` (θ > 59.4°, key gaps over ~119°): its pair is
- * halved where the f64 cosine says over 120°, as the one-at-a-time slerp decides.
- */
+/** xm1 below which the f32 dot may mean a gap over 120° (θ > 59.4°, gaps over ~119°): the f64 dot decides (`slerpHalvedSoa`). */
 const SOA_WIDE: f32 = -0.49;
 /** `slerpSoa4`'s inputs, kept for the lanes it hands to `slerpPrepared`: the a's, then the b's (structure of arrays). */
 const SOA_LANES = memory.data(128, 16);
@@ -463,30 +459,20 @@ export function slerpSoa4(slot: usize, a: usize, b: usize, out: usize): void {
     v128.store(out, z, 32);
     v128.store(out, w, 48);
   } else {
-    // Pairs holding a gap over ~120° (SOA_WIDE) take `slerpWidePair`; the others the coefficients'
-    // polynomial part in f32 (all eight terms) and the weighted sum in f64 (`slerpMixedPair`).
-    const cut = i32x4.bitmask(f32x4.lt(xm1, f32x4.splat(SOA_WIDE)));
-    rest = 0;
-    if ((cut & 3) == 0 || (cut & 12) == 0) {
-      const c = slot + SLERP4_AT;
-      const x2 = f32x4.mul(xm1, xm1);
-      const x4 = f32x4.mul(x2, x2);
-      const beta = f32x4.mul(estrinSoa(c, xm1, x2, x4), xm1);
-      const alpha = f32x4.mul(estrinSoa(c + SLERP4_D, xm1, x2, x4), xm1);
-      const neg = f32x4.lt(dot, f32x4.splat(0));
+    // The polynomial's part beyond the linear weights in f32 on the four lanes (all eight terms),
+    // the weighted sum in f64 two lanes at a time; gaps over 120° halved (`slerpHalvedSoa`).
+    const c = slot + SLERP4_AT;
+    const x2 = f32x4.mul(xm1, xm1);
+    const x4 = f32x4.mul(x2, x2);
+    const beta = f32x4.mul(estrinSoa(c, xm1, x2, x4), xm1);
+    const alpha = f32x4.mul(estrinSoa(c + SLERP4_D, xm1, x2, x4), xm1);
+    const neg = f32x4.lt(dot, f32x4.splat(0));
+    if (v128.any_true(f32x4.lt(xm1, f32x4.splat(SOA_WIDE)))) {
+      rest = slerpHalvedSoa(slot, ax, ay, az, aw, bx, by, bz, bw, f32x4.abs(dot), alpha, beta, out);
+    } else {
       const t = v128.load64_splat(slot), d = v128.load64_splat(slot, 8);
-      if ((cut & 3) == 0) {
-        rest = slerpMixedPair(t, d, promoteLow(alpha), promoteLow(beta), i64x2.extend_low_i32x4_s(neg), promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), out);
-      }
-      if ((cut & 12) == 0) {
-        rest |= slerpMixedPair(t, d, promoteHigh(alpha), promoteHigh(beta), i64x2.extend_high_i32x4_s(neg), promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), out + 8) << 2;
-      }
-    }
-    if ((cut & 3) != 0) {
-      rest |= slerpWidePair(slot, promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), out);
-    }
-    if ((cut & 12) != 0) {
-      rest |= slerpWidePair(slot, promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), out + 8) << 2;
+      rest = slerpMixedPair(t, d, promoteLow(alpha), promoteLow(beta), i64x2.extend_low_i32x4_s(neg), promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), out);
+      rest |= slerpMixedPair(t, d, promoteHigh(alpha), promoteHigh(beta), i64x2.extend_high_i32x4_s(neg), promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), out + 8) << 2;
     }
   }
   if (rest != 0) {
@@ -517,74 +503,81 @@ export function promoteHigh(v: v128): v128 {
 }
 
 /**
- * Two lanes of `slerpSoa4`'s f64 path: components as f64x2 (a's, b's), the result's components
- * stored as two f32 each at out, out + 16, out + 32, out + 48. Returns the lanes (bits 0, 1) to
- * redo with `slerpPrepared`.
- *
- * A gap over 120° is halved as `slerpHalves` does, without forming the midpoint
- * m = (a ± b) · k, k = 1 / |a ± b|: the polynomial runs on cos of the half gap — (a·a + |a·b|) · k
- * for (a, m), (|a·b| + b·b) · k for (m, b) — with the half weight (the slot's half), and its
- * coefficients (c_a', c_b') on (a, m) or (m, b) become a's and b's: c_a' + c_b' k and c_b' k, or
- * c_a' k and c_a' k + c_b' (b's with the sign of the shortest arc). m is thus not rounded to f32
- * as `slerpHalves` rounds it (closer to the exact slerp, not bit for bit the one-at-a-time path).
- * The other lane of the pair is halved too (for unit quaternions the same slerp, any gap): one set
- * of coefficients for both lanes instead of a choice per lane.
+ * `slerpSoa4`'s mixed path where some lanes may hold a gap over 120° (the f32 dot says over ~119°,
+ * `cut`; the f64 dot decides, as `slerpPrepared` does): those are halved as `slerpHalves` does,
+ * without forming the midpoint m = (a ± b) · k, k = 1 / |a ± b|: α and β run on cos of the half
+ * gap — (a·a + |a·b|) · k for (a, m), (|a·b| + b·b) · k for (m, b) — with the half weight (the
+ * slot's half), and the coefficients (c_a', c_b') on (a, m) or (m, b) become a's and b's in f64:
+ * c_a' + c_b' k and c_b' k, or c_a' k and c_a' k + c_b' (b's with the sign of the shortest arc).
+ * a·a, b·b, |a·b| and k are f32: measured on an f32 model of these operations (300,000 random
+ * pairs per range of 110–180°), at most 7.0e-6° off the exact slerp, where the twin (its midpoint
+ * rounded to f32) reaches 9.4e-6°. The other lanes as `slerpMixedPair` from `alpha`, `beta`.
+ * Halved lanes whose quaternions are not unit are redone by `slerpPrepared`. Returns the lanes to redo.
  */
-function slerpWidePair(slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, out: usize): i32 {
-  const one = f64x2.splat(1);
-  const dot = f64x2.add(f64x2.add(f64x2.mul(ax, bx), f64x2.mul(az, bz)), f64x2.add(f64x2.mul(ay, by), f64x2.mul(aw, bw)));
-  // b's sign along the shortest arc; cos θ above 1 (keys longer than unit) is 1.
-  const neg = v128.and(f64x2.lt(dot, f64x2.splat(0)), f64x2.splat(-0.0));
-  const x = f64x2.abs(dot);
-  let xm1 = f64x2.sub(f64x2.pmin(x, one), one);
-  const cut = f64x2.lt(xm1, f64x2.splat(SLERP_EXACT));
-  let redo = f64x2.splat(0);
-  let ca: v128, cb: v128;
-  if (v128.any_true(cut)) {
-    const tolerance = f64x2.splat(UNIT_TOLERANCE);
-    const aa = f64x2.add(f64x2.add(f64x2.mul(ax, ax), f64x2.mul(az, az)), f64x2.add(f64x2.mul(ay, ay), f64x2.mul(aw, aw)));
-    const bb = f64x2.add(f64x2.add(f64x2.mul(bx, bx), f64x2.mul(bz, bz)), f64x2.add(f64x2.mul(by, by), f64x2.mul(bw, bw)));
-    // Quaternions that are not unit go to `slerpPrepared` (whose halving needs unit ones).
-    const unit = v128.and(f64x2.le(f64x2.abs(f64x2.sub(aa, one)), tolerance), f64x2.le(f64x2.abs(f64x2.sub(bb, one)), tolerance));
-    redo = v128.not(unit);
-    const k = f64x2.div(one, f64x2.sqrt(f64x2.add(f64x2.add(aa, bb), f64x2.add(x, x))));
-    const t = <f32>load<f64>(slot);
-    const half = slot + SLERP_HALF;
-    const low = t <= 0.5;
-    slerpPrepare(half, low ? t * 2 : t * 2 - 1);
-    const xh = f64x2.mul(f64x2.add(low ? aa : bb, x), k);
-    xm1 = f64x2.sub(f64x2.pmin(xh, one), one);
-    const at = estrinLanes(half, xm1);
-    const ad = estrinLanes(half + 8, xm1);
-    const a0 = f64x2.mul(ad, v128.load64_splat(half + 8));
-    const b0 = f64x2.mul(at, v128.load64_splat(half));
-    if (low) {
-      ca = f64x2.add(a0, f64x2.mul(b0, k));
-      cb = f64x2.mul(b0, k);
-    } else {
-      const ak = f64x2.mul(a0, k);
-      ca = ak;
-      cb = f64x2.add(ak, b0);
-    }
-  } else {
-    // 1 + Σ P_j xm1^j for t (b's share) and 1 − t (a's): three terms by Horner where both gaps are
-    // small (as `slerpPolynomial`), else all eight by Estrin's scheme.
-    let at: v128, ad: v128;
-    if (v128.all_true<i64>(f64x2.ge(xm1, f64x2.splat(SLERP_SMALL)))) {
-      at = hornerLanes(slot, xm1);
-      ad = hornerLanes(slot + 8, xm1);
-    } else {
-      at = estrinLanes(slot, xm1);
-      ad = estrinLanes(slot + 8, xm1);
-    }
-    ca = f64x2.mul(ad, v128.load64_splat(slot + 8));
-    cb = f64x2.mul(at, v128.load64_splat(slot));
-  }
-  return v128.bitmask<i64>(v128.or(redo, combinePair(ca, v128.xor(cb, neg), ax, ay, az, aw, bx, by, bz, bw, out)));
+function slerpHalvedSoa(
+  slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128,
+  x: v128, alpha: v128, beta: v128, out: usize,
+): i32 {
+  const one = f32x4.splat(1);
+  const aa = f32x4.add(f32x4.add(f32x4.mul(ax, ax), f32x4.mul(az, az)), f32x4.add(f32x4.mul(ay, ay), f32x4.mul(aw, aw)));
+  const bb = f32x4.add(f32x4.add(f32x4.mul(bx, bx), f32x4.mul(bz, bz)), f32x4.add(f32x4.mul(by, by), f32x4.mul(bw, bw)));
+  const k = f32x4.div(one, f32x4.sqrt(f32x4.add(f32x4.add(aa, bb), f32x4.add(x, x))));
+  const t = <f32>load<f64>(slot);
+  const low = t <= 0.5;
+  const half = slot + SLERP_HALF;
+  slerpPrepare(half, low ? t * 2 : t * 2 - 1);
+  const xm1 = f32x4.sub(f32x4.pmin(f32x4.mul(f32x4.add(low ? aa : bb, x), k), one), one);
+  const x2 = f32x4.mul(xm1, xm1);
+  const x4 = f32x4.mul(x2, x2);
+  const c = half + SLERP4_AT;
+  const ah = f32x4.mul(estrinSoa(c + SLERP4_D, xm1, x2, x4), xm1);
+  const bh = f32x4.mul(estrinSoa(c, xm1, x2, x4), xm1);
+  const tf = v128.load64_splat(slot), df = v128.load64_splat(slot, 8);
+  const th = v128.load64_splat(half), dh = v128.load64_splat(half, 8);
+  let redo = halvedPair(low, tf, df, th, dh, promoteLow(k), promoteLow(alpha), promoteLow(beta), promoteLow(ah), promoteLow(bh),
+    promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), out);
+  redo |= halvedPair(low, tf, df, th, dh, promoteHigh(k), promoteHigh(alpha), promoteHigh(beta), promoteHigh(ah), promoteHigh(bh),
+    promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), out + 8) << 2;
+  return redo;
 }
 
 /**
- * Two lanes of `slerpSoa4` for gaps up to ~120° (SOA_WIDE): c_a = (1 − t) + α and c_b = t + β in
+ * Two lanes of `slerpHalvedSoa` (weights t, 1 − t of the slot and of its half as f64 splats; α, β
+ * of the gap and of its half). The decisions in f64 as `slerpPrepared` makes them: whether to halve
+ * (a lane near 120° with keys that are not unit takes the exact formula there, the polynomial
+ * below), the unit test, and the shortest arc's sign (a gap near 180° has a dot near 0, whose sign
+ * the f32 dot may get wrong — and the two arcs' slerps differ by up to 180°).
+ */
+// @ts-ignore: decorator
+@inline
+function halvedPair(
+  low: bool, tf: v128, df: v128, th: v128, dh: v128, k: v128, alpha: v128, beta: v128, ah: v128, bh: v128,
+  ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, out: usize,
+): i32 {
+  const one = f64x2.splat(1);
+  const dot = f64x2.add(f64x2.add(f64x2.mul(ax, bx), f64x2.mul(az, bz)), f64x2.add(f64x2.mul(ay, by), f64x2.mul(aw, bw)));
+  const sign = v128.and(f64x2.lt(dot, f64x2.splat(0)), f64x2.splat(-0.0));
+  const cut = f64x2.lt(f64x2.sub(f64x2.pmin(f64x2.abs(dot), one), one), f64x2.splat(SLERP_EXACT));
+  const aa = f64x2.add(f64x2.add(f64x2.mul(ax, ax), f64x2.mul(az, az)), f64x2.add(f64x2.mul(ay, ay), f64x2.mul(aw, aw)));
+  const bb = f64x2.add(f64x2.add(f64x2.mul(bx, bx), f64x2.mul(bz, bz)), f64x2.add(f64x2.mul(by, by), f64x2.mul(bw, bw)));
+  const tolerance = f64x2.splat(UNIT_TOLERANCE);
+  const unit = v128.and(f64x2.le(f64x2.abs(f64x2.sub(aa, one)), tolerance), f64x2.le(f64x2.abs(f64x2.sub(bb, one)), tolerance));
+  const ca = f64x2.add(v128.bitselect(dh, df, cut), v128.bitselect(ah, alpha, cut));
+  const cb = f64x2.add(v128.bitselect(th, tf, cut), v128.bitselect(bh, beta, cut));
+  let ch: v128, cbh: v128;
+  if (low) {
+    cbh = f64x2.mul(cb, k);
+    ch = f64x2.add(ca, cbh);
+  } else {
+    ch = f64x2.mul(ca, k);
+    cbh = f64x2.add(ch, cb);
+  }
+  const small = combinePair(v128.bitselect(ch, ca, cut), v128.xor(v128.bitselect(cbh, cb, cut), sign), ax, ay, az, aw, bx, by, bz, bw, out);
+  return v128.bitmask<i64>(v128.or(small, v128.andnot(cut, unit)));
+}
+
+/**
+ * Two lanes of `slerpSoa4` for gaps from 45° up to 120°: c_a = (1 − t) + α and c_b = t + β in
  * f64 from α and β, the polynomial's part beyond the linear weights (`slerp4`'s α, β with all eight
  * terms, by Estrin's scheme in f32 on four lanes); then c_a·a + c_b·b in f64, rounded once, as the
  * f64 path. α and β are small beside the linear weights, so their f32 rounding moves the result by
@@ -620,30 +613,6 @@ function combinePair(ca: v128, cb: v128, ax: v128, ay: v128, az: v128, aw: v128,
   v128.store64_lane(out, f32x4.demote_f64x2_zero(rz), 0, 32);
   v128.store64_lane(out, f32x4.demote_f64x2_zero(rw), 0, 48);
   return f64x2.lt(sq, f64x2.splat(<f64>MIN_LENGTH_SQ));
-}
-
-/** `estrin` on two lanes (`p`: a slot's t or 1 − t lane). */
-// @ts-ignore: decorator
-@inline
-function estrinLanes(p: usize, xm1: v128): v128 {
-  const x2 = f64x2.mul(xm1, xm1);
-  const x4 = f64x2.mul(x2, x2);
-  const e01 = f64x2.add(f64x2.splat(1), f64x2.mul(v128.load64_splat(p + 16), xm1));
-  const e23 = f64x2.add(v128.load64_splat(p + 32), f64x2.mul(v128.load64_splat(p + 48), xm1));
-  const e45 = f64x2.add(v128.load64_splat(p + 64), f64x2.mul(v128.load64_splat(p + 80), xm1));
-  const e67 = f64x2.add(v128.load64_splat(p + 96), f64x2.mul(v128.load64_splat(p + 112), xm1));
-  const f03 = f64x2.add(e01, f64x2.mul(e23, x2));
-  const f47 = f64x2.add(e45, f64x2.mul(e67, x2));
-  return f64x2.add(f03, f64x2.mul(f64x2.add(f47, f64x2.mul(v128.load64_splat(p + 128), x4)), x4));
-}
-
-/** `slerpPolynomial`'s three-term Horner on two lanes (`p`: a slot's t or 1 − t lane). */
-// @ts-ignore: decorator
-@inline
-function hornerLanes(p: usize, xm1: v128): v128 {
-  let acc = f64x2.add(f64x2.mul(v128.load64_splat(p + 48), xm1), v128.load64_splat(p + 32));
-  acc = f64x2.add(f64x2.mul(acc, xm1), v128.load64_splat(p + 16));
-  return f64x2.add(f64x2.mul(acc, xm1), f64x2.splat(1));
 }
 
 /** The lanes of `rest` (bit i: quaternion i) of a `slerpSoa4` call, from SOA_LANES, by `slerpPrepared`. Out of line: rare. */
