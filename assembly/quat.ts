@@ -176,10 +176,12 @@ const UNIT_TOLERANCE: f64 = 1e-3;
 // pair j the P_j); at SLERP_KEY the u32 key of the weight they are for (its bits inverted, so a
 // zeroed slot holds a NaN's, which no weight matches); at SLERP4_AT, SIMD, for `slerp4` and
 // `slerpSoa4`: f32x4 splats of t·P_j(t) for j = 1 … 8 (at 16(j − 1)), of (1 − t)·P_j(1 − t) (at
-// SLERP4_D + 16(j − 1)) and of t (at SLERP4_T), each rounded once from f64. At SLERP_HALF the same
+// SLERP4_D + 16(j − 1)) and of t (at SLERP4_T), each rounded once from f64 — terms 4 to 8 only
+// when `slerpSoa4` asks (`prepareSoa`; at SLERP_SOA_KEY the key they are for). At SLERP_HALF the same
 // again for the weight of a halved gap (`slerpHalves`), so that a caller's weight and its half-gap
 // weight stay prepared side by side.
 const SLERP_KEY: usize = 144;
+const SLERP_SOA_KEY: usize = 148;
 const SLERP4_AT: usize = 160;
 const SLERP4_D: usize = 128;
 const SLERP4_T: usize = 256;
@@ -241,19 +243,46 @@ export function slerpPrepare(slot: usize, w: f32): void {
 
 /**
  * SIMD: term j of `slerpPrepare`: p = (P_j−1(t), P_j−1(1 − t)) times u_j·(t², (1 − t)²) − v_j,
- * stored as pair j, and the f32x4 splats of t·P_j(t) and (1 − t)·P_j(1 − t) (`td`: (t, 1 − t)),
- * each rounded once from f64 (`slerp4` reads terms 1–3, the blend's `slerpSoa4` all eight).
- * Returns the new pair.
+ * stored as pair j; for j ≤ 3 also the f32x4 splats of t·P_j(t) and (1 − t)·P_j(1 − t) (`td`:
+ * (t, 1 − t)), each rounded once from f64 (`slerp4`'s terms; `slerpSoa4` adds the others,
+ * `prepareSoa`). Returns the new pair.
  */
 // @ts-ignore: decorator
 @inline
 function prepareTerm(slot: usize, j: usize, p: v128, sq: v128, td: v128): v128 {
   const q = f64x2.mul(p, f64x2.sub(f64x2.mul(v128.load64_splat(SLERP_U + ((j - 1) << 3)), sq), v128.load64_splat(SLERP_V + ((j - 1) << 3))));
   v128.store(slot + (j << 4), q);
+  if (j <= 3) storeTermSplats(slot, j, td, q);
+  return q;
+}
+
+/** SIMD: the f32x4 splats of term j from its f64 pair q = (P_j(t), P_j(1 − t)) and td = (t, 1 − t). */
+// @ts-ignore: decorator
+@inline
+function storeTermSplats(slot: usize, j: usize, td: v128, q: v128): void {
   const c = f32x4.demote_f64x2_zero(f64x2.mul(td, q));
   v128.store(slot + SLERP4_AT + ((j - 1) << 4), v128.shuffle<f32>(c, c, 0, 0, 0, 0));
   v128.store(slot + SLERP4_AT + SLERP4_D + ((j - 1) << 4), v128.shuffle<f32>(c, c, 1, 1, 1, 1));
-  return q;
+}
+
+/**
+ * SIMD: the splats of terms 4 to 8 for `slerpSoa4`, from the slot's f64 pairs, once per weight
+ * the slot is prepared for (SLERP_SOA_KEY: the key they were made for). Not in `slerpPrepare`:
+ * a sampler prepares a weight per instance and reads three terms only (the stores cost
+ * sample-uniform-slerp 9 %).
+ */
+// @ts-ignore: decorator
+@inline
+function prepareSoa(slot: usize): void {
+  const key = load<u32>(slot + SLERP_KEY);
+  if (load<u32>(slot + SLERP_SOA_KEY) == key) return;
+  store<u32>(slot + SLERP_SOA_KEY, key);
+  const td = v128.load(slot);
+  storeTermSplats(slot, 4, td, v128.load(slot, 64));
+  storeTermSplats(slot, 5, td, v128.load(slot, 80));
+  storeTermSplats(slot, 6, td, v128.load(slot, 96));
+  storeTermSplats(slot, 7, td, v128.load(slot, 112));
+  storeTermSplats(slot, 8, td, v128.load(slot, 128));
 }
 
 /**
@@ -435,6 +464,7 @@ const SOA_LANES = memory.data(128, 16);
  * weight t in [0, 1] that `slot` was prepared for; `out` may be `a` or `b`.
  */
 export function slerpSoa4(slot: usize, a: usize, b: usize, out: usize): void {
+  prepareSoa(slot);
   const ax = v128.load(a), ay = v128.load(a, 16), az = v128.load(a, 32), aw = v128.load(a, 48);
   const bx = v128.load(b), by = v128.load(b, 16), bz = v128.load(b, 32), bw = v128.load(b, 48);
   const dot = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(az, bz)), f32x4.add(f32x4.mul(ay, by), f32x4.mul(aw, bw)));
@@ -526,6 +556,7 @@ function slerpHalvedSoa(
   const low = t <= 0.5;
   const half = slot + SLERP_HALF;
   slerpPrepare(half, low ? t * 2 : t * 2 - 1);
+  prepareSoa(half);
   const xm1 = f32x4.sub(f32x4.pmin(f32x4.mul(f32x4.add(low ? aa : bb, x), k), one), one);
   const x2 = f32x4.mul(xm1, xm1);
   const x4 = f32x4.mul(x2, x2);
