@@ -121,15 +121,21 @@ describe('README "At scale" recipes', { timeout: 180_000 }, () => {
     const run = tmp('recipe-merge');
     cpSync(join(dir, 'anims'), join(run, 'anims'), { recursive: true });
     writeFileSync(join(run, 'anims', 'broken.nax3'), 'not a nax3');
-    for (let i = 0; i < 4; i++) spawnSync('animcore', ['resample', 'anims', '--fps', '30', '--out', 'out', '--shard', `${i}/4`, '--report', `report-${i}.jsonl`, '--quiet'], { cwd: run, env });
+    for (let i = 0; i < 4; i++) {
+      // Exit 1 is the broken file's shard; anything else (a crash, a signal) would leave a report without its summary.
+      const shard = spawnSync('animcore', ['resample', 'anims', '--fps', '30', '--out', 'out', '--shard', `${i}/4`, '--report', `report-${i}.jsonl`, '--quiet'], { cwd: run, env, encoding: 'utf8' });
+      expect([0, 1], `shard ${i}/4: ${shard.stderr}`).toContain(shard.status);
+    }
     const [gather, totals, failures] = block("Merging the shards' reports", 'sh').trimEnd().split('\n');
     expect(sh(gather!, run, env).status).toBe(0);
+    const summed = sh(totals!, run, env);
+    expect(summed.status, summed.out).toBe(0);
     const lines = inputLines(join(run, 'report.jsonl'));
     expect(new Set(lines.map((l) => l.input)).size).toBe(lines.length);
     expect(lines.map((l) => l.input).sort()).toEqual(
       ['anims/aaf/teapot-man.anim.aaf', 'anims/aaf/teapot-man.scene.aaf', 'anims/broken.nax3', 'anims/mrtk/hand-wave.bin', 'anims/nebula/wave.nax3', ...[0, 1, 2, 3, 4, 5].map((i) => `anims/nebula/wave-${i}.nax3`)].sort(),
     );
-    expect(JSON.parse(sh(totals!, run, env).out)).toEqual({ files: 10, converted: 9, unchanged: 0, failed: 1, skipped: 0, ignored: 1 });
+    expect(JSON.parse(summed.out)).toEqual({ files: 10, converted: 9, unchanged: 0, failed: 1, skipped: 0, ignored: 1 });
     expect(sh(failures!, run, env).out).toMatch(/^anims\/broken\.nax3: unknown-format: no format recognises its content; read as nebula/);
   });
 });
