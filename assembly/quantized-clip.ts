@@ -138,7 +138,7 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
   if (ASC_FEATURE_SIMD) {
     // One loop per mode, the mode tested once: in a loop that tests it per group, the slerp path's
     // needs made V8 spill the group's codes to the stack on every turn, and those stores, at an
-    // address that moves with the caller's stack depth, slowed the nlerp loop by up to 15 % in
+    // address that moves with the caller's stack depth, slowed the nlerp loop by 13–21 % in
     // some processes and not others (4 KiB aliasing of the spills with the loop's loads).
     const vw = f32x4.splat(w);
     const decode = f32x4.splat(DECODE);
