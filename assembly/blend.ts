@@ -4,7 +4,10 @@
 // Normal layers combine by rule `priority` (Nebula3: first active sample as is, each following one
 // mixed in with its weight × mask) or `weighted` (ozz BlendingJob / three.js PropertyMixer:
 // weighted mean, the rest pose filling up to τ); additive layers then add their delta against their
-// reference pose (three.js makeClipAdditive) to the curves the result defines. Twin:
+// reference pose (three.js makeClipAdditive) to the curves the result defines — or, for a layer
+// record without an inverse table (LAYER_REFERENCE_INVERSE 0), its samples as they are: a layered
+// `SampleManyJob` samples such a layer from a copy of its clip whose keys are deltas already
+// (src/core/additive-deltas.ts), and the reference gives only the counts. Twin:
 // `referenceBlend` (src/reference/blend.ts).
 //
 // Two paths: the planned one (below, `plan`) for rule `weighted` with masks of 0 and 1, and the
@@ -79,8 +82,8 @@ export function blend(job: usize): void {
 
 /**
  * What stays the same over the instances of a `sampleMany` call, done once for all of them:
- * stores the inverse of each additive layer's reference rotations (LAYER_REFERENCE_INVERSE), which
- * `blendPrepared` multiplies by, and plans the curve classes (`plan`).
+ * stores the inverse of each additive layer's reference rotations (LAYER_REFERENCE_INVERSE, where
+ * the record has that table), which `blendPrepared` multiplies by, and plans the curve classes (`plan`).
  */
 export function prepareBlend(job: usize): void {
   readJob(job);
@@ -89,6 +92,8 @@ export function prepareBlend(job: usize): void {
     if (load<u32>(l + LAYER_MODE) != LAYER_ADDITIVE) continue;
     const reference = <usize>load<u32>(l + LAYER_REFERENCE);
     const inverse = <usize>load<u32>(l + LAYER_REFERENCE_INVERSE);
+    // Samples that are deltas already (no inverse table) need none.
+    if (inverse == 0) continue;
     for (let j: usize = 0; j < rotationCount; j++) {
       const i = <usize>load<u32>(rotation + (j << 2));
       invert(reference + (i << 4), inverse + (i << 5));
@@ -353,7 +358,8 @@ function blendClasses(): void {
         if ((key & (1 << k)) == 0 || load<u32>(l + LAYER_MODE) != LAYER_ADDITIVE || !(w > 0)) continue;
         store<u32>(ADD_SAMPLES + (adds << 2), load<u32>(l + LAYER_SAMPLES));
         store<u32>(ADD_INVERSE + (adds << 2), load<u32>(l + LAYER_REFERENCE_INVERSE));
-        store<u32>(ADD_REFERENCE + (adds << 2), load<u32>(l + LAYER_REFERENCE));
+        // Samples that are deltas already (no inverse table): nothing to take away.
+        store<u32>(ADD_REFERENCE + (adds << 2), load<u32>(l + LAYER_REFERENCE_INVERSE) != 0 ? load<u32>(l + LAYER_REFERENCE) : 0);
         store<f32>(ADD_WEIGHT + (adds << 2), w);
         store<u32>(ADD_LAYER + (adds << 2), <u32>k);
         adds++;
@@ -406,7 +412,8 @@ function classLinear(from: usize, to: usize, ops: usize, adds: usize, total: f32
       for (let k: usize = 0; k < adds; k++) {
         const w = load<f32>(ADD_WEIGHT + (k << 2));
         acc = f32x4.add(acc, f32x4.mul(v128.load(<usize>load<u32>(ADD_SAMPLES + (k << 2)) + o), f32x4.splat(w)));
-        acc = f32x4.add(acc, f32x4.mul(v128.load(<usize>load<u32>(ADD_REFERENCE + (k << 2)) + o), f32x4.splat(-w)));
+        const reference = <usize>load<u32>(ADD_REFERENCE + (k << 2));
+        if (reference != 0) acc = f32x4.add(acc, f32x4.mul(v128.load(reference + o), f32x4.splat(-w)));
       }
       v128.store(dst, acc);
     } else {
@@ -420,7 +427,8 @@ function classLinear(from: usize, to: usize, ops: usize, adds: usize, total: f32
       for (let k: usize = 0; k < adds; k++) {
         const w = load<f32>(ADD_WEIGHT + (k << 2));
         addScaled(dst, <usize>load<u32>(ADD_SAMPLES + (k << 2)) + o, w);
-        addScaled(dst, <usize>load<u32>(ADD_REFERENCE + (k << 2)) + o, -w);
+        const reference = <usize>load<u32>(ADD_REFERENCE + (k << 2));
+        if (reference != 0) addScaled(dst, reference + o, -w);
       }
     }
   }
@@ -454,7 +462,7 @@ function classLinearFew(from: usize, to: usize, ops: usize, adds: usize, hasFill
     if (hasFill) acc = f32x4.add(acc, f32x4.mul(f32x4.sub(v128.load(rest + o), acc), f));
     if (as != 0) {
       acc = f32x4.add(acc, f32x4.mul(v128.load(as + o), wp));
-      acc = f32x4.add(acc, f32x4.mul(v128.load(ar + o), wn));
+      if (ar != 0) acc = f32x4.add(acc, f32x4.mul(v128.load(ar + o), wn));
     }
     v128.store(out + o, acc);
   }
@@ -617,13 +625,15 @@ function rotationGroups(from: usize, to: usize, ops: usize, adds: usize, fillSha
       }
     }
     for (let k: usize = 0; k < adds; k++) {
-      // Δ = reference⁻¹ ⊗ sample, slerped from identity by w, then result ⊗ that (`addRotation`).
+      // Δ = reference⁻¹ ⊗ sample (the sample itself where it is a delta already: no inverse table),
+      // slerped from identity by w, then result ⊗ that (`addRotation`).
       const inverse = <usize>load<u32>(ADD_INVERSE + (k << 2));
       const samples = <usize>load<u32>(ADD_SAMPLES + (k << 2));
       useSlot(<usize>load<u32>(ADD_LAYER + (k << 2)));
       prepareSlot(load<f32>(ADD_WEIGHT + (k << 2)));
       for (let g = at, d = GROUPS; g < end; g += 16, d += 64) {
-        deltaGroup(inverse, samples, <usize>load<u32>(g) << 4, <usize>load<u32>(g, 4) << 4, <usize>load<u32>(g, 8) << 4, <usize>load<u32>(g, 12) << 4);
+        if (inverse == 0) gatherAt(samples, g, OPERAND);
+        else deltaGroup(inverse, samples, <usize>load<u32>(g) << 4, <usize>load<u32>(g, 4) << 4, <usize>load<u32>(g, 8) << 4, <usize>load<u32>(g, 12) << 4);
         slerpSoa4(slot, IDENTITY_SOA, OPERAND, OPERAND);
         multiplyGroup(d);
       }
@@ -942,13 +952,15 @@ function additiveLinear(l: usize): void {
   useLayer(l);
   const reference = <usize>load<u32>(l + LAYER_REFERENCE);
   const referenceCounts = <usize>load<u32>(l + LAYER_REFERENCE_COUNTS);
+  // No inverse table: the samples are deltas already.
+  const deltas = <usize>load<u32>(l + LAYER_REFERENCE_INVERSE) == 0;
   for (let j: usize = 0; j < linearCount; j++) {
     const i = <usize>load<u32>(linear + (j << 2));
     const w = additiveWeight(i, layerWeight, layerMask, layerCounts, referenceCounts);
     if (w == 0) continue;
     const o = i << 4;
     addScaled(out + o, layerSamples + o, w);
-    addScaled(out + o, reference + o, -w);
+    if (!deltas) addScaled(out + o, reference + o, -w);
   }
 }
 
@@ -994,8 +1006,8 @@ function additiveRotationAt(i: usize, inverse: usize, referenceCounts: usize): v
 /** Adds rotation i of additive samples `samples` (reference inverses at `inverse`) with weight w > 0. */
 function addRotation(i: usize, samples: usize, inverse: usize, w: f32): void {
   const o = i << 4;
-  // Δ = ref⁻¹ ⊗ q into DELTAS, then interpolated from identity by w and applied.
-  inverseTimes(inverse + (i << 5), samples + o, DELTAS);
+  // Δ = ref⁻¹ ⊗ q into DELTAS (q itself without an inverse table), then interpolated from identity by w and applied.
+  deltaAt(inverse, samples, i, DELTAS);
   if (slerp) slerpSlot(IDENTITY, DELTAS, w, DELTAS);
   else nlerpShortest(IDENTITY, DELTAS, w, DELTAS);
   multiplyInto(out + o, DELTAS);
@@ -1003,10 +1015,10 @@ function addRotation(i: usize, samples: usize, inverse: usize, w: f32): void {
 
 /** SIMD, slerp: `addRotation` of rotations i0 … i3 with one weight w in (0, 1], the four deltas slerped at once. */
 function additiveGroup(i0: usize, i1: usize, i2: usize, i3: usize, samples: usize, inverse: usize, w: f32): void {
-  inverseTimes(inverse + (i0 << 5), samples + (i0 << 4), DELTAS);
-  inverseTimes(inverse + (i1 << 5), samples + (i1 << 4), DELTAS + 16);
-  inverseTimes(inverse + (i2 << 5), samples + (i2 << 4), DELTAS + 32);
-  inverseTimes(inverse + (i3 << 5), samples + (i3 << 4), DELTAS + 48);
+  deltaAt(inverse, samples, i0, DELTAS);
+  deltaAt(inverse, samples, i1, DELTAS + 16);
+  deltaAt(inverse, samples, i2, DELTAS + 32);
+  deltaAt(inverse, samples, i3, DELTAS + 48);
   slerpGroup(IDENTITY, IDENTITY, IDENTITY, IDENTITY, DELTAS, DELTAS + 16, DELTAS + 32, DELTAS + 48, DELTAS, DELTAS + 16, DELTAS + 32, DELTAS + 48, w);
   multiplyInto(out + (i0 << 4), DELTAS);
   multiplyInto(out + (i1 << 4), DELTAS + 16);
@@ -1103,6 +1115,14 @@ function invert(a: usize, out: usize): void {
   store<f64>(out, ay, 8);
   store<f64>(out, az, 16);
   store<f64>(out, aw, 24);
+}
+
+/** The delta of rotation i of additive `samples` into `out`: reference⁻¹ ⊗ sample, or the sample where it is one already (`inverse` 0). */
+// @ts-ignore: decorator
+@inline
+function deltaAt(inverse: usize, samples: usize, i: usize, out: usize): void {
+  if (inverse == 0) copy4(samples + (i << 4), out);
+  else inverseTimes(inverse + (i << 5), samples + (i << 4), out);
 }
 
 /** out = a⁻¹ ⊗ b with a⁻¹ the f64 float4 at `inverse` (`invert`), in f64, stored as f32. Out of line (the module's size). */

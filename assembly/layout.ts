@@ -237,7 +237,7 @@ export const LAYER_CURSORS = 36; // ptr: CURSOR_BYTES_PER_CURVE per curve
 export const LAYER_FLAGS = 40; // u32 sampleClip flags
 export const LAYER_TIME_FACTOR = 44; // f32
 export const LAYER_TIME = 48; // f64 clip time, seconds
-export const LAYER_REFERENCE_INVERSE = 56; // ptr: f64 x y z w per curve (additive), scratch: REFERENCE's rotations inverted
+export const LAYER_REFERENCE_INVERSE = 56; // ptr: f64 x y z w per curve (additive), scratch: REFERENCE's rotations inverted; 0 = the samples are deltas already
 export const LAYER_SIZE = 64;
 export const LAYER_NORMAL = 0;
 export const LAYER_ADDITIVE = 1;

@@ -62,6 +62,11 @@ export interface BlendJobLayer {
   readonly mode?: BlendMode;
   /** `additive`: the same clip sampled at its reference time. */
   readonly reference?: AnimSampleBuffer;
+  /**
+   * @internal `additive`: `samples` (as `clip` samples them) are deltas against `reference`
+   * already (`additiveDeltaClip`), which then gives only its counts: the kernel adds them as they are.
+   */
+  readonly deltas?: boolean;
 }
 
 /** What `BlendJob.run` does besides blending. */
@@ -88,6 +93,8 @@ export class BlendJob {
   readonly maxLayers: number;
   private ptr: number;
   private readonly runtime: KernelRuntime;
+  /** The layers' tables of inverted reference rotations, 32 bytes per curve and layer. */
+  private readonly inverses: number;
   /** Clips whose curves were checked against the layout. */
   private readonly fitting = new WeakSet<AnimClip>();
 
@@ -121,7 +128,7 @@ export class BlendJob {
     u32[(p + BLEND_LINEAR_COUNT) >>> 2] = linearCount;
     u32[(p + BLEND_ROTATION_COUNT) >>> 2] = n - linearCount;
     u32.set(order, linear >>> 2);
-    for (let j = 0; j < maxLayers; j++) u32[(layerTable + j * LAYER_SIZE + LAYER_REFERENCE_INVERSE) >>> 2] = inverses + 32 * n * j;
+    this.inverses = inverses;
     f32.set(Float32Array.from({ length: 4 * n }, (_, i) => rest[i]!), restAt >>> 2);
   }
 
@@ -187,6 +194,8 @@ export class BlendJob {
       u32[r + LAYER_MODE / 4] = layer.mode === 'additive' ? LAYER_ADDITIVE : LAYER_NORMAL;
       u32[r + LAYER_REFERENCE / 4] = layer.reference?.samplesPtr ?? 0;
       u32[r + LAYER_REFERENCE_COUNTS / 4] = layer.reference?.countsPtr ?? 0;
+      // The layer's table of inverted reference rotations; none for samples that are deltas already.
+      u32[r + LAYER_REFERENCE_INVERSE / 4] = layer.deltas ? 0 : this.inverses + 32 * n * j;
     });
     u32[(p + BLEND_LAYER_COUNT) >>> 2] = layers.length;
     u32[(p + BLEND_FLAGS) >>> 2] = (options.rotation === 'slerp' ? FLAG_SLERP : 0) | (options.rule === 'weighted' ? BLEND_WEIGHTED : 0);

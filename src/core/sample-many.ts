@@ -1,4 +1,4 @@
-import { type AnimClip, bindJoints, type SampleOptions, type BlendMode, type BlendOptions, type JointBinding, restValue, type RotationMode, type Skeleton } from '../anim/index.js';
+import { type AnimClip, AnimResource, bindJoints, type SampleOptions, type BlendMode, type BlendOptions, type JointBinding, restValue, type RotationMode, type Skeleton } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import {
   CURSOR_BYTES_PER_CURVE,
@@ -37,6 +37,7 @@ import {
   SM_CLIP_KIND,
   SM_CLIP_SIZE,
 } from '../../assembly/layout.js';
+import { additiveDeltaClip } from './additive-deltas.js';
 import { BlendJob, BlendMask } from './blend-job.js';
 import { AnimSampleBuffer } from './sample-buffer.js';
 import { AnimSampler } from './sampler.js';
@@ -369,18 +370,37 @@ export class SampleManyJob {
     const blendLayers = layers.map((layer) => {
       const mask = layer.mask ? new BlendMask(core, layer.mask) : null;
       if (mask) this.owned.push(mask);
-      const sampled = { clip: layer.clip, time: 0, sampling: options };
       let reference: AnimSampleBuffer | undefined;
+      let deltas: AnimClip | null = null;
       if (layer.mode === 'additive') {
         // The reference pose is sampled as the layer is.
         reference = buffer();
         sampler.sample(layer.clip, layer.reference ?? 0, reference, options);
+        deltas = this.loadDeltas(layer.clip, reference);
       }
+      const sampled = { clip: deltas ?? layer.clip, time: 0, sampling: options, deltas: deltas !== null };
       return { samples: buffer(), ...sampled, weight: 0, mask, mode: layer.mode ?? 'normal', ...(reference ? { reference } : {}) };
     });
     const u32 = this.runtime.u32;
     u32[(this.ptr + SM_BLEND) >>> 2] = blendJob.prepare(blendLayers, options.blend);
     u32[(this.ptr + SM_LAYER_COUNT) >>> 2] = layers.length;
+  }
+
+  /**
+   * An additive layer's clip as deltas against its reference pose (`additiveDeltaClip`, as three.js
+   * `makeClipAdditive` does), loaded for this job, so that the kernel adds the samples as they are
+   * instead of multiplying each by the reference's inverse; null (deltas per sample) unless the
+   * clip is loaded as plain uniform or keyed keys (compressed keys would be sampled differently).
+   */
+  private loadDeltas(clip: AnimClip, reference: AnimSampleBuffer): AnimClip | null {
+    const loaded = this.runtime.loaded(clip).name;
+    if (loaded !== 'uniform' && loaded !== 'keyed') return null;
+    const deltas = additiveDeltaClip(clip, reference.samples, reference.counts);
+    if (deltas === null) return null;
+    const resource = new AnimResource({ format: 'additive-deltas', clips: [deltas] });
+    this.owned.push(resource);
+    this.runtime.load(resource);
+    return deltas;
   }
 
   /** Rest values for layers: the skeleton's rest pose where bound, else each curve's own rest value in `clip`. */

@@ -1,4 +1,5 @@
 import type { BlendLayer, BlendOptions, CurveType, SampleArrays } from '../anim/index.js';
+import { quatInverse, quatMultiply } from '../anim/quaternion.js';
 import { UsageError } from '../errors.js';
 import { type F4, lerp4, nlerp, slerp } from './quat.js';
 import { QUAT_MIN_LENGTH } from './sample-unity.js';
@@ -176,20 +177,4 @@ function addLayer(v: F4, layer: BlendLayer, i: number, rotation: boolean, useSle
   const delta = quatMultiply(quatInverse(q0), q);
   const part = useSlerp ? slerp(IDENTITY, 0, delta, 0, w) : nlerp(IDENTITY, 0, delta, 0, w, true);
   return quatMultiply(v, part);
-}
-
-/** Hamilton product a ⊗ b (x y z w), as three.js `Quaternion.multiplyQuaternionsFlat`. */
-function quatMultiply(a: F4, b: F4): F4 {
-  return [
-    a[0] * b[3] + a[3] * b[0] + a[1] * b[2] - a[2] * b[1],
-    a[1] * b[3] + a[3] * b[1] + a[2] * b[0] - a[0] * b[2],
-    a[2] * b[3] + a[3] * b[2] + a[0] * b[1] - a[1] * b[0],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
-
-/** q⁻¹ = conjugate / |q|² (identity for a zero quaternion). */
-function quatInverse(q: F4): F4 {
-  const n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  return n > 0 ? [-q[0] / n, -q[1] / n, -q[2] / n, q[3] / n] : IDENTITY;
 }
