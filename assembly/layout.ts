@@ -186,8 +186,12 @@ export const SM_BLEND = 88; // ptr: a blend block (BLEND_*) whose layer records 
 // Per instance i and layer l with layers: time f64 at TIMES + 8(i·L + l), weight f32 at
 // WEIGHTS + 4(i·L + l), cursors at CURSORS + (i·L + l)·C·16.
 export const SM_CLIPS = 92; // ptr: an SM_CLIP_* record per instance (its own clip A), 0 when every instance plays CLIP_A
-export const SM_INVERSE_BIND_SPLAT = 96; // ptr: 12 f32x4 per joint, the affine inverse bind entries in four lanes each (SIMD skinning's scratch, written per call)
+export const SM_INVERSE_BIND_SPLAT = 96; // ptr: SIMD skinning's scratch, SM_SKINNING_SCRATCH bytes per joint: 12 f32x4 per joint, the affine inverse bind entries in four lanes each (written per call), then SM_MODEL_SOA_BYTES per joint (assembly/skinning-four.ts)
 export const SM_HEADER_SIZE = 100;
+/** Four instances' model matrix of one joint as 15 f32x4 (assembly/skinning-four.ts). */
+export const SM_MODEL_SOA_BYTES = 240;
+/** Bytes per joint of SM_INVERSE_BIND_SPLAT: the splatted inverse bind entries, then the model scratch. */
+export const SM_SKINNING_SCRATCH = 192 + SM_MODEL_SOA_BYTES;
 // A record of SM_CLIPS: the instance's clip block, kind and sampling flags (FLAG_*).
 export const SM_CLIP_BLOCK = 0; // ptr
 export const SM_CLIP_KIND = 4; // u32 KIND_*

@@ -208,7 +208,7 @@ function storeAffine(m: usize, m00: f32, m01: f32, m02: f32, m10: f32, m11: f32,
 /** Whether every lane of `sum` is finite (x − x is 0 for finite x, NaN for ±Inf and NaN). */
 // @ts-ignore: decorator
 @inline
-function allFinite(sum: v128): bool {
+export function allFinite(sum: v128): bool {
   const d = f32x4.sub(sum, sum);
   return !v128.any_true(f32x4.ne(d, d));
 }

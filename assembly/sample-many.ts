@@ -50,6 +50,7 @@ import { allAffine, allCounted, composeUnchecked, copyConstantJoints, localToMod
 import { mixSamples } from './mix';
 import { keep } from './read-ahead';
 import { readAheadClip, sampleClip } from './sample-clip';
+import { skinningFour } from './skinning-four';
 
 /**
  * Runs batch `p` for its first `count` instances: samples clip A at TIMES[i] (with SM_CLIPS, the
@@ -62,94 +63,147 @@ import { readAheadClip, sampleClip } from './sample-clip';
 export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, timeFactor: f32, output: u32): void {
   const c = <usize>load<u32>(p, SM_CURVE_COUNT);
   const j = <usize>load<u32>(p, SM_JOINT_COUNT);
-  const clipA = load<usize>(p, SM_CLIP_A);
-  const kindA = load<u32>(p, SM_KIND_A);
-  const clipB = load<usize>(p, SM_CLIP_B);
-  const kindB = load<u32>(p, SM_KIND_B);
   const samples = load<usize>(p, SM_SAMPLES);
   const counts = load<usize>(p, SM_COUNTS);
-  const cursors = load<usize>(p, SM_CURSORS);
-  const samplesB = load<usize>(p, SM_SAMPLES_B);
-  const countsB = load<usize>(p, SM_COUNTS_B);
-  const cursorsB = load<usize>(p, SM_CURSORS_B);
-  const times = load<usize>(p, SM_TIMES);
-  const timesB = load<usize>(p, SM_TIMES_B);
-  const weights = load<usize>(p, SM_WEIGHTS);
-  const mixCurves = load<usize>(p, SM_MIX_CURVES);
-  const mixLinearCount = load<u32>(p, SM_MIX_LINEAR_COUNT);
   const job = load<usize>(p, SM_JOB);
   const inverseBind = load<usize>(p, SM_INVERSE_BIND);
   const matrices = load<usize>(p, SM_MATRICES);
   const model = load<usize>(p, SM_MODEL);
   const layerCount = <usize>load<u32>(p, SM_LAYER_COUNT);
   const blendJob = load<usize>(p, SM_BLEND);
-  const clips = load<usize>(p, SM_CLIPS);
   // Checked on every call: SampleManyJob.inverseBindMatrices is a live view the caller may write.
   const affine = output != OUTPUT_SAMPLES && output != OUTPUT_MODEL && allAffine(inverseBind, j);
   const splat = load<usize>(p, SM_INVERSE_BIND_SPLAT);
   if (ASC_FEATURE_SIMD && affine) splatAffine(inverseBind, j, splat);
   // One clip, no mix: every instance's counts are that clip's, so they are checked once.
-  const clipCounts = layerCount == 0 && clips == 0 && clipB == 0;
+  const clipCounts = layerCount == 0 && load<usize>(p, SM_CLIPS) == 0 && load<usize>(p, SM_CLIP_B) == 0;
   let allSampled = false;
   // Every instance blends against the same reference poses, masks and clips.
   if (layerCount > 0) prepareBlend(blendJob);
-  for (let i: usize = 0; i < <usize>count; i++) {
-    const s = samples + i * c * 16;
+  const constants: u32 = job != 0 ? load<u32>(job, LTM_CONSTANT_COUNT) : 0;
+  // Joints no curve drives (nor their ancestors) are composed once per call and kept: `first` is
+  // where the one-instance scratch (`model`) starts to need composing, `firstFour` the same for
+  // skinningFour's scratch.
+  let first: u32 = 0;
+  let firstFour: u32 = 0;
+  for (let i: usize = 0; i < <usize>count; ) {
+    // SIMD skinning under affine inverse bind matrices: four instances at a time, structure of
+    // arrays over instances (assembly/skinning-four.ts), where their samples are read whole.
+    if (ASC_FEATURE_SIMD && affine && i + 4 <= <usize>count) {
+      let whole = true;
+      for (let l: usize = i; l < i + 4; l++) {
+        sampleInstance(p, l, <usize>count, flags, mixFlags, timeFactor);
+        if (layerCount == 0 && (l == 0 || !clipCounts)) allSampled = allCounted(counts + l * c, c);
+        whole = whole && (layerCount > 0 || allSampled);
+      }
+      if (whole) {
+        const s = samples + i * c * 16, m = matrices + i * j * 64;
+        const done = skinningFour(job, s, s + c * 16, s + c * 32, s + c * 48, splat + j * 192, splat, firstFour, m, m + j * 64, m + j * 128, m + j * 192);
+        firstFour = constants;
+        if (done) {
+          i += 4;
+          continue;
+        }
+      }
+      for (let l: usize = i; l < i + 4; l++) {
+        const k = counts + l * c;
+        composeInstance(job, samples + l * c * 16, layerCount > 0 || (clipCounts ? allSampled : allCounted(k, c)) ? 0 : k, model, inverseBind, splat, j, affine, matrices + l * j * 64, first);
+        first = constants;
+      }
+      i += 4;
+      continue;
+    }
+    sampleInstance(p, i, <usize>count, flags, mixFlags, timeFactor);
+    if (output == OUTPUT_SAMPLES) {
+      i++;
+      continue;
+    }
     const k = counts + i * c;
-    if (layerCount > 0) {
-      // The instance's times, weights and cursors into the blend block's layer records; the
-      // blend samples each layer's clip and blends them into s.
-      const table = <usize>load<u32>(blendJob + BLEND_LAYERS);
-      for (let l: usize = 0; l < layerCount; l++) {
-        const entry = table + l * LAYER_SIZE;
-        const at = i * layerCount + l;
-        store<f64>(entry + LAYER_TIME, load<f64>(times + (at << 3)));
-        store<f32>(entry + LAYER_WEIGHT, load<f32>(weights + (at << 2)));
-        store<u32>(entry + LAYER_CURSORS, <u32>(cursors + at * c * 16));
-      }
-      store<u32>(blendJob + BLEND_OUT, <u32>s);
-      store<u32>(blendJob + BLEND_OUT_COUNTS, <u32>k);
-      blendPrepared(blendJob);
-    } else if (clips != 0) {
-      const r = clips + i * SM_CLIP_SIZE;
-      // Read ahead, so that misses overlap this instance's sampling instead of coming before the
-      // next one's (a crowd's clips lie far apart; wasm has no prefetch instruction): the header
-      // of the instance after next (its first and last words: the two lines it spans), whose miss
-      // every other address waits on, and what the next instance's sample reads, where that pays.
-      if (i + 2 < <usize>count) {
-        const ahead = load<usize>(r + 2 * SM_CLIP_SIZE, SM_CLIP_BLOCK);
-        keep(load<u32>(ahead) + load<u32>(ahead, CLIP_HEADER_SIZE - 4));
-      }
-      if (i + 1 < <usize>count) keep(readAheadClip(load<usize>(r + SM_CLIP_SIZE, SM_CLIP_BLOCK), load<u32>(r + SM_CLIP_SIZE, SM_CLIP_KIND), load<f64>(times + ((i + 1) << 3))));
-      sampleClip(load<usize>(r, SM_CLIP_BLOCK), load<u32>(r, SM_CLIP_KIND), load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, load<u32>(r, SM_CLIP_FLAGS), timeFactor);
-    } else {
-      sampleClip(clipA, kindA, load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, flags, timeFactor);
-    }
-    if (layerCount == 0 && clipB != 0) {
-      sampleClip(clipB, kindB, load<f64>(timesB + (i << 3)), samplesB, countsB, cursorsB + i * c * 16, flags, timeFactor);
-      mixSamples(mixCurves, mixLinearCount, <u32>c, s, k, samplesB, countsB, load<f32>(weights + (i << 2)), s, k, mixFlags);
-    }
-    if (output == OUTPUT_SAMPLES) continue;
     const m = matrices + i * j * 64;
     // A blend result is read whole (see localToModel); a clip's samples by their counts, which
     // need no test per joint when none is 0.
     if (layerCount == 0 && (i == 0 || !clipCounts)) allSampled = allCounted(k, c);
     const modelCounts: usize = layerCount > 0 || allSampled ? 0 : k;
-    // Joints no curve drives (nor their ancestors) are composed for the first instance only: the
-    // skinning scratch keeps them, model outputs copy them.
-    const first: u32 = i == 0 ? 0 : load<u32>(job, LTM_CONSTANT_COUNT);
     if (output == OUTPUT_MODEL) {
-      if (first > 0) copyConstantJoints(job, matrices, m);
-      localToModelFrom(job, s, modelCounts, m, first);
-      continue;
+      // Model outputs copy the first instance's constant joints.
+      const from: u32 = i == 0 ? 0 : constants;
+      if (from > 0) copyConstantJoints(job, matrices, m);
+      localToModelFrom(job, samples + i * c * 16, modelCounts, m, from);
+    } else {
+      composeInstance(job, samples + i * c * 16, modelCounts, model, inverseBind, splat, j, affine, m, first);
+      first = constants;
     }
-    // The SIMD build checks the skinning matrices only: a non-finite model entry shows in them
-    // (`composeUnchecked`), and the pose is then composed and multiplied again on the checked paths.
-    if (ASC_FEATURE_SIMD && modelCounts == 0) {
-      composeUnchecked(job, s, model, first);
-      if (skinningFast(model, inverseBind, splat, j, affine, m)) continue;
+    i++;
+  }
+}
+
+/**
+ * One instance's skinning matrices at `m` from its samples `s` (read by `modelCounts`, 0 for
+ * whole), composed into the one-instance scratch `model` from joint `first` of the job's order.
+ * The SIMD build checks the skinning matrices only: a non-finite model entry shows in them
+ * (`composeUnchecked`), and the pose is then composed and multiplied again on the checked paths.
+ */
+// @ts-ignore: decorator
+@inline
+function composeInstance(job: usize, s: usize, modelCounts: usize, model: usize, inverseBind: usize, splat: usize, j: usize, affine: bool, m: usize, first: u32): void {
+  if (ASC_FEATURE_SIMD && modelCounts == 0) {
+    composeUnchecked(job, s, model, first);
+    if (skinningFast(model, inverseBind, splat, j, affine, m)) return;
+  }
+  localToModelFrom(job, s, modelCounts, model, first);
+  skinningMatrices(model, inverseBind, splat, j, affine, m);
+}
+
+/**
+ * Samples instance `i` of the `count` of batch `p` into its samples and counts: its clip (SM_CLIPS'
+ * or CLIP_A), mixed with clip B, or its layers blended (other arguments as `sampleMany`).
+ */
+function sampleInstance(p: usize, i: usize, count: usize, flags: u32, mixFlags: u32, timeFactor: f32): void {
+  const c = <usize>load<u32>(p, SM_CURVE_COUNT);
+  const s = load<usize>(p, SM_SAMPLES) + i * c * 16;
+  const k = load<usize>(p, SM_COUNTS) + i * c;
+  const cursors = load<usize>(p, SM_CURSORS);
+  const times = load<usize>(p, SM_TIMES);
+  const layerCount = <usize>load<u32>(p, SM_LAYER_COUNT);
+  const clips = load<usize>(p, SM_CLIPS);
+  if (layerCount > 0) {
+    // The instance's times, weights and cursors into the blend block's layer records; the
+    // blend samples each layer's clip and blends them into s.
+    const blendJob = load<usize>(p, SM_BLEND);
+    const weights = load<usize>(p, SM_WEIGHTS);
+    const table = <usize>load<u32>(blendJob + BLEND_LAYERS);
+    for (let l: usize = 0; l < layerCount; l++) {
+      const entry = table + l * LAYER_SIZE;
+      const at = i * layerCount + l;
+      store<f64>(entry + LAYER_TIME, load<f64>(times + (at << 3)));
+      store<f32>(entry + LAYER_WEIGHT, load<f32>(weights + (at << 2)));
+      store<u32>(entry + LAYER_CURSORS, <u32>(cursors + at * c * 16));
     }
-    localToModelFrom(job, s, modelCounts, model, first);
-    skinningMatrices(model, inverseBind, splat, j, affine, m);
+    store<u32>(blendJob + BLEND_OUT, <u32>s);
+    store<u32>(blendJob + BLEND_OUT_COUNTS, <u32>k);
+    blendPrepared(blendJob);
+    return;
+  }
+  if (clips != 0) {
+    const r = clips + i * SM_CLIP_SIZE;
+    // Read ahead, so that misses overlap this instance's sampling instead of coming before the
+    // next one's (a crowd's clips lie far apart; wasm has no prefetch instruction): the header
+    // of the instance after next (its first and last words: the two lines it spans), whose miss
+    // every other address waits on, and what the next instance's sample reads, where that pays.
+    if (i + 2 < count) {
+      const ahead = load<usize>(r + 2 * SM_CLIP_SIZE, SM_CLIP_BLOCK);
+      keep(load<u32>(ahead) + load<u32>(ahead, CLIP_HEADER_SIZE - 4));
+    }
+    if (i + 1 < count) keep(readAheadClip(load<usize>(r + SM_CLIP_SIZE, SM_CLIP_BLOCK), load<u32>(r + SM_CLIP_SIZE, SM_CLIP_KIND), load<f64>(times + ((i + 1) << 3))));
+    sampleClip(load<usize>(r, SM_CLIP_BLOCK), load<u32>(r, SM_CLIP_KIND), load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, load<u32>(r, SM_CLIP_FLAGS), timeFactor);
+  } else {
+    sampleClip(load<usize>(p, SM_CLIP_A), load<u32>(p, SM_KIND_A), load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, flags, timeFactor);
+  }
+  const clipB = load<usize>(p, SM_CLIP_B);
+  if (clipB != 0) {
+    const samplesB = load<usize>(p, SM_SAMPLES_B);
+    const countsB = load<usize>(p, SM_COUNTS_B);
+    sampleClip(clipB, load<u32>(p, SM_KIND_B), load<f64>(load<usize>(p, SM_TIMES_B) + (i << 3)), samplesB, countsB, load<usize>(p, SM_CURSORS_B) + i * c * 16, flags, timeFactor);
+    mixSamples(load<usize>(p, SM_MIX_CURVES), load<u32>(p, SM_MIX_LINEAR_COUNT), <u32>c, s, k, samplesB, countsB, load<f32>(load<usize>(p, SM_WEIGHTS) + (i << 2)), s, k, mixFlags);
   }
 }

@@ -16,6 +16,7 @@ import {
   SM_HEADER_SIZE,
   SM_INVERSE_BIND,
   SM_INVERSE_BIND_SPLAT,
+  SM_SKINNING_SCRATCH,
   SM_JOB,
   SM_JOINT_COUNT,
   SM_KIND_A,
@@ -231,7 +232,7 @@ export class SampleManyJob {
       [SM_INVERSE_BIND, j * 64],
       [SM_MATRICES, n * j * 64],
       [SM_MODEL, j * 64],
-      [SM_INVERSE_BIND_SPLAT, this.output === 'skinning' ? j * 192 : 0],
+      [SM_INVERSE_BIND_SPLAT, this.output === 'skinning' ? j * SM_SKINNING_SCRATCH : 0],
     ] as const;
     const block = runtime.allocBlock(SM_HEADER_SIZE, fields.map(([, size]) => size));
     this.ptr = block.ptr;

@@ -9,7 +9,9 @@ import { BUILDS, createCore } from '../helpers/core.js';
 // otherwise (assembly/sample-many.ts). Either way its matrices are bit for bit those of the
 // sampler followed by a LocalToModelJob, which always reads the counts; and both builds agree.
 // Joints no curve drives, nor their ancestors, are composed for the first instance only (the
-// skinning scratch keeps them, model outputs copy them).
+// skinning scratch keeps them, model outputs copy them). The SIMD build skins four instances at a
+// time (assembly/skinning-four.ts) where their samples are read whole: up to 9 instances cover
+// groups of four and the instances after them, one-instance jobs the per-instance path.
 
 const f = (min: number, max: number) => fc.float({ min, max, noNaN: true, noDefaultInfinity: true });
 
@@ -22,7 +24,10 @@ const arbitraryCharacter = fc.integer({ min: 1, max: 24 }).chain((n) =>
     // Inactive curves at both ends of the counts: in the 16-count SIMD runs and the tail.
     inactive: fc.constantFrom(-1, -1, 0, 5, 3 * n - 1),
     keys: fc.array(f(-2, 2), { minLength: 3 * n * 8, maxLength: 3 * n * 8 }),
-    times: fc.array(fc.double({ min: -0.5, max: 1.5, noNaN: true }), { minLength: 1, maxLength: 5 }),
+    // Translations near float32's limit: products overflow for some poses, whose matrices are then
+    // composed again on the checked paths (for four instances at a time, each of the four).
+    translationScale: fc.constantFrom(1, 1, 1, 1e38),
+    times: fc.array(fc.double({ min: -0.5, max: 1.5, noNaN: true }), { minLength: 1, maxLength: 9 }),
   }),
 );
 
@@ -37,7 +42,7 @@ function character(c: Character) {
     const curveType = types[k % 3]!;
     const v = c.keys.slice(8 * k, 8 * k + 8);
     // Scales away from 0, rotations of any length (the kernels take the samples as they are).
-    const values = curveType === 'scale' ? v.map((x) => 1 + 0.25 * x) : v;
+    const values = curveType === 'scale' ? v.map((x) => 1 + 0.25 * x) : curveType === 'translation' ? v.map((x) => x * c.translationScale) : v;
     const joint = c.undriven[Math.floor(k / 3)] ? `none${k}` : `j${Math.floor(k / 3)}`;
     return { curveType, active: k !== c.inactive, target: { joint, property: curveType }, keys: { encoding: 'keyed', times: Float32Array.from([0, 1]), values: Float32Array.from(values) } };
   });
