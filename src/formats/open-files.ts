@@ -69,9 +69,23 @@ function forced(handler: FormatHandler, file: NamedBytes): Detection {
 function detectOrFail(file: NamedBytes): Detection {
   const detection = detectFormat(file.bytes, file.name);
   if (!detection) {
-    throw new FormatError(file.name, 'unrecognised', { offset: 0 }, `not a file of any supported format (${FORMAT_HANDLERS.map((h) => h.id).join(', ')})`);
+    const hint = companionHint(file.name);
+    throw new FormatError(file.name, 'unrecognised', { offset: 0 }, `not a file of any supported format (${FORMAT_HANDLERS.map((h) => h.id).join(', ')})${hint ? `; by its name ${hint}` : ''}`);
   }
   return detection;
+}
+
+/**
+ * For an undetected file whose name ends like a companion role's files (a `.bnc` skeleton, a
+ * `.n2` script opened alone): what it is and which main file to open instead; else undefined.
+ */
+function companionHint(name: string): string | undefined {
+  const lower = fileName(name).toLowerCase();
+  for (const handler of FORMAT_HANDLERS) {
+    const role = handler.companions.find((r) => r.extensions.some((e) => lower.endsWith(e.toLowerCase())));
+    if (role) return `a ${role.description}, which is read with its main file: open the ${handler.extensions.join(' / ')} file it belongs to (the companion is found beside it by name, or given with it)`;
+  }
+  return undefined;
 }
 
 /** A file of a set (a folder, a drop) with its detection, or `null` when no format detects it. */
@@ -145,7 +159,11 @@ export async function openFileSet(files: readonly NamedBytes[]): Promise<OpenedF
   const members = files.map((f) => ({ name: f.name, detection: detectFormat(f.bytes, f.name) }));
   const main = planSet(members).mains[0];
   if (!main) {
-    throw new FormatError('unknown', 'unrecognised', { offset: 0 }, `none of ${files.map((f) => f.name).join(', ')} is of a supported format (${FORMAT_HANDLERS.map((h) => h.id).join(', ')})`);
+    const hints = files.flatMap((f) => {
+      const hint = companionHint(f.name);
+      return hint ? [`${fileName(f.name)} is by its name ${hint}`] : [];
+    });
+    throw new FormatError('unknown', 'unrecognised', { offset: 0 }, `none of ${files.map((f) => f.name).join(', ')} is of a supported format (${FORMAT_HANDLERS.map((h) => h.id).join(', ')})${hints.map((h) => `; ${h}`).join('')}`);
   }
   const file = files[members.indexOf(main)]!;
   const byName = new Map(files.map((f) => [fileName(f.name), f.bytes]));

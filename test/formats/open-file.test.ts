@@ -55,6 +55,16 @@ describe('openFile', () => {
     await expect(openFile(join(EXAMPLES, 'nebula', 'wave.nax3'), { format: 'no-such-format' })).rejects.toThrow(UsageError);
   });
 
+  it.skipIf(!haveFixtures('meteor') || !haveFixtures('nebula'))('names the main file to open for a companion opened alone (a skeleton, a mesh), by its name', async () => {
+    await expect(openFile(fixturePath('meteor', 'P0.bnc'))).rejects.toThrow(/not a file of any supported format .*; by its name a Meteor skeleton \(\.bnc\), .*open the \.amb file it belongs to/);
+    await expect(openFile(fixturePath('meteor', 'p0.skc'))).rejects.toThrow(/Meteor skinned mesh .*open the \.amb file/);
+    await expect(openFile(fixturePath('nebula', 'kila.n2'))).rejects.toThrow(/Nebula skeleton .*open the \.nax2 \/ \.nax3 \/ \.nanim2 file/);
+    const bnc = { name: 'P0.bnc', bytes: new Uint8Array(readFileSync(fixturePath('meteor', 'P0.bnc'))) };
+    await expect(openFileSet([bnc, { name: 'notes.txt', bytes: new Uint8Array(3) }])).rejects.toThrow(/none of P0\.bnc, notes\.txt is of a supported format \([^)]*\); P0\.bnc is by its name a Meteor skeleton \(\.bnc\), .*open the \.amb file[^;]*$/);
+    // A file of no format and no companion's name gets no hint.
+    await expect(openFile(join(import.meta.dirname, 'open-file.test.ts'))).rejects.toThrow(/supported format \(gltf, meteor, nebula, mrtk, aaf\) \(at byte 0\)$/);
+  });
+
   it.skipIf(!haveFixtures('gltf'))('openFileSet: a .gltf with its .bin given together names the .bin as read, not ignored', async () => {
     const names = ['AnimatedMorphCube.gltf', 'AnimatedMorphCube.bin'];
     const files = [...names, '../CesiumMan.glb'].map((n) => ({ name: n.split('/').pop()!, bytes: new Uint8Array(readFileSync(fixturePath('gltf', `AnimatedMorphCube-Quantized/${n}`))) }));
