@@ -21,6 +21,10 @@ export class KernelMemory {
   private f64View = new Float64Array(0);
   /** Bytes of each block `allocBlock` made, by pointer (for `blockBytes`). */
   private readonly sizes = new Map<number, number>();
+  /** Blocks `sharedArrays` made, by their content: pointer and how many blocks use each. */
+  private readonly shared = new Map<string, { ptr: number; users: number }>();
+  /** The content key of the shared block each block uses, by the user's pointer. */
+  private readonly sharedOf = new Map<number, string>();
 
   constructor(readonly kernel: KernelExports) {}
 
@@ -85,12 +89,53 @@ export class KernelMemory {
     return { ptr, arrays: offsets.map((o) => ptr + o) };
   }
 
-  /** Bytes of block `ptr` as `allocBlock` laid it out (header and aligned arrays). */
-  blockBytes(ptr: number): number {
-    return this.sizes.get(ptr) ?? 0;
+  /**
+   * Addresses of `arrays` copied one after another (16-byte aligned) into a block shared by every
+   * block whose arrays have the same values — the output tables of a crowd's clips of one layout,
+   * which then stay in cache instead of costing each instance their own cache lines (issue 16,
+   * crowd-cold) — and used by block `owner` (one shared block per owner), freed with its last owner.
+   * @throws AnimcoreError as `allocBlock`
+   */
+  sharedArrays(owner: number, arrays: readonly (Uint8Array | Uint32Array)[]): number[] {
+    const key = arrays.map((a) => `${a.BYTES_PER_ELEMENT}:${a.join(',')}`).join('|');
+    let block = this.shared.get(key);
+    if (!block) {
+      block = { ptr: this.allocBlock(0, arrays.map((a) => a.byteLength)).ptr, users: 0 };
+      const u8 = this.u8;
+      let at = block.ptr;
+      for (const a of arrays) {
+        u8.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
+        at += align16(a.byteLength);
+      }
+      this.shared.set(key, block);
+    }
+    block.users++;
+    this.sharedOf.set(owner, key);
+    let at = block.ptr;
+    return arrays.map((a) => {
+      const address = at;
+      at += align16(a.byteLength);
+      return address;
+    });
   }
 
+  /** Bytes of block `ptr` as `allocBlock` laid it out (header and aligned arrays), with the shared block it uses. */
+  blockBytes(ptr: number): number {
+    const key = this.sharedOf.get(ptr);
+    return (this.sizes.get(ptr) ?? 0) + (key === undefined ? 0 : this.sizes.get(this.shared.get(key)!.ptr)!);
+  }
+
+  /** Frees block `ptr`, and the shared block it uses when it was the last user. */
   free(ptr: number): void {
+    const key = this.sharedOf.get(ptr);
+    if (key !== undefined) {
+      this.sharedOf.delete(ptr);
+      const block = this.shared.get(key)!;
+      if (--block.users === 0) {
+        this.shared.delete(key);
+        this.free(block.ptr);
+      }
+    }
     this.sizes.delete(ptr);
     this.kernel.free(ptr);
   }

@@ -6,6 +6,7 @@ import { AnimResource } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
 import { makeRig } from '../helpers/rig.js';
+import { CLIP_COUNTS, CLIP_KEYS, CLIP_SLOT_OUT } from '../../assembly/layout.js';
 
 const PAGE = 65536;
 
@@ -77,6 +78,38 @@ describe.each(BUILDS)('the block allocator (assembly/memory.ts), %s build', (bui
     // Exact growth grew 400 times; steps of an eighth from ~1 MiB to 353 MiB take about 50.
     expect(grows).toBeLessThan(60);
     expect(size).toBeLessThan(400 * 903 * 1024 * 1.125 + 2 * PAGE);
+  });
+
+  it('shares the output tables of clips of one layout (a crowd), each clip keeping its own keys, until the last of them is freed', async () => {
+    const fresh = await createCore(build);
+    const { runtime } = fresh;
+    const clips = [makeRig(16, 30, 1), makeRig(16, 30, 2), makeRig(8, 30, 3)];
+    const resources = clips.map((clip) => new AnimResource({ format: 'test', clips: [clip] }));
+    for (const r of resources) fresh.load(r);
+    const header = (clip: (typeof clips)[number]) => {
+      const p = runtime.loaded(clip).ptr;
+      return [CLIP_SLOT_OUT, CLIP_COUNTS, CLIP_KEYS].map((field) => runtime.u32[(p + field) >>> 2]!);
+    };
+    const [a, b, other] = clips.map(header) as [number[], number[], number[]];
+    expect(b.slice(0, 2)).toEqual(a.slice(0, 2));
+    expect(b[2]).not.toBe(a[2]);
+    expect(other[0]).not.toBe(a[0]);
+    const buffer = fresh.createSampleBuffer(clips[1]!);
+    const before = (fresh.sampler.sample(clips[1]!, 0.37, buffer), Float32Array.from(buffer.samples));
+    // Freeing the first user keeps the tables; reusing its space for new blocks must not overwrite them.
+    resources[0]!.dispose();
+    const filler = runtime.allocBlock(0, [4096]);
+    runtime.u8.fill(0xa5, filler.arrays[0]!, filler.arrays[0]! + 4096);
+    fresh.sampler.sample(clips[1]!, 0.37, buffer);
+    expect(Array.from(buffer.samples)).toEqual(Array.from(before));
+    expect(Array.from(buffer.counts).every((c) => c === 1)).toBe(true);
+    runtime.free(filler.ptr);
+    // With the last user gone the tables are freed: the allocator hands their space out again.
+    resources[1]!.dispose();
+    buffer.dispose();
+    const next = makeRig(16, 30, 4);
+    fresh.load(new AnimResource({ format: 'test', clips: [next] }));
+    expect(header(next)[0]).toBe(a[0]);
   });
 
   it('is the only allocator in the module (the kernels create no managed objects)', () => {

@@ -23,24 +23,26 @@ import type { KernelMemory } from '../kernel-memory.js';
 
 /**
  * Allocates and fills a clip-header block (assembly/layout.ts, CLIP_*) with `keyBytes` bytes of key
- * data at CLIP_KEYS for the caller to fill: counts, infinity, `duration` (seconds), slot and
- * constant output offsets, constant values (a static curve's value; an inactive curve's first
- * key), sample counts (1 active, 0 inactive) and Velocity output offsets.
+ * data at CLIP_KEYS for the caller to fill: counts, infinity, `duration` (seconds), constant values
+ * (a static curve's value; an inactive curve's first key) and key data in the block; the slot and
+ * constant output offsets, sample counts (1 active, 0 inactive) and Velocity output offsets, which
+ * only the clip's layout decides, in a block shared with the clips of the same layout
+ * (`KernelMemory.sharedArrays`; the header points to them, so the kernels do not tell the two apart).
  * @returns the block pointer and the address of its key data
  */
 export function writeClipBlock(memory: KernelMemory, clip: AnimClip, layout: ClipLayout, duration: number, keyBytes: number): { ptr: number; keys: number } {
   const n = clip.curves.length;
-  const { ptr, arrays } = memory.allocBlock(CLIP_HEADER_SIZE, [
-    4 * layout.slots.length,
-    4 * layout.constant.length,
-    16 * layout.constant.length,
-    n,
-    4 * layout.velocity.length,
-    keyBytes,
-  ]);
-  const [slotOut, constantOut, constantValues, counts, velocityOut, keys] = arrays as [number, number, number, number, number, number];
-  // Views are read after the allocation, which may have grown memory.
-  const { u32, f32, f64, u8 } = memory;
+  const { ptr, arrays } = memory.allocBlock(CLIP_HEADER_SIZE, [16 * layout.constant.length, keyBytes]);
+  const [constantValues, keys] = arrays as [number, number];
+  const outputOffsets = (curves: readonly number[]) => Uint32Array.from(curves, (i) => 16 * i);
+  const [slotOut, constantOut, counts, velocityOut] = memory.sharedArrays(ptr, [
+    outputOffsets(layout.slots),
+    outputOffsets(layout.constant),
+    Uint8Array.from(clip.curves, (c) => (c.active ? 1 : 0)),
+    outputOffsets(layout.velocity),
+  ]) as [number, number, number, number];
+  // Views are read after the allocations, which may have grown memory.
+  const { u32, f32, f64 } = memory;
   const at = (field: number) => (ptr + field) >>> 2;
   u32[at(CLIP_CURVE_COUNT)] = n;
   u32[at(CLIP_CONSTANT_COUNT)] = layout.constant.length;
@@ -56,22 +58,6 @@ export function writeClipBlock(memory: KernelMemory, clip: AnimClip, layout: Cli
   u32[at(CLIP_COUNTS)] = counts;
   u32[at(CLIP_VELOCITY_OUT)] = velocityOut;
   u32[at(CLIP_KEYS)] = keys;
-  u32.set(
-    layout.slots.map((i) => 16 * i),
-    slotOut >>> 2,
-  );
-  u32.set(
-    layout.constant.map((i) => 16 * i),
-    constantOut >>> 2,
-  );
   layout.constant.forEach((curveIndex, s) => f32.set(restValue(clip.curves[curveIndex]!.keys), (constantValues >>> 2) + 4 * s));
-  u8.set(
-    clip.curves.map((c) => (c.active ? 1 : 0)),
-    counts,
-  );
-  u32.set(
-    layout.velocity.map((i) => 16 * i),
-    velocityOut >>> 2,
-  );
   return { ptr, keys };
 }
