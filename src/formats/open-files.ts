@@ -76,14 +76,16 @@ function detectOrFail(file: NamedBytes): Detection {
 }
 
 /**
- * For an undetected file whose name ends like a companion role's files (a `.bnc` skeleton, a
- * `.n2` script opened alone): what it is and which main file to open instead; else undefined.
+ * For an undetected file whose name ends like a companion role's files and like no main file (a
+ * `.bnc` skeleton, a `.n2` script opened alone): what it is and which file to open instead.
  */
 function companionHint(name: string): string | undefined {
   const lower = fileName(name).toLowerCase();
+  const ends = (extensions: readonly string[]) => extensions.some((e) => lower.endsWith(e.toLowerCase()));
+  if (FORMAT_HANDLERS.some((h) => ends(h.extensions))) return undefined;
   for (const handler of FORMAT_HANDLERS) {
-    const role = handler.companions.find((r) => r.extensions.some((e) => lower.endsWith(e.toLowerCase())));
-    if (role) return `a ${role.description}, which is read with its main file: open the ${handler.extensions.join(' / ')} file it belongs to (the companion is found beside it by name, or given with it)`;
+    const role = handler.companions.find((r) => ends(r.extensions));
+    if (role) return `a ${role.description}, read with the ${handler.extensions.join(' / ')} file it belongs to: open that one`;
   }
   return undefined;
 }

@@ -56,12 +56,13 @@ describe('openFile', () => {
   });
 
   it.skipIf(!haveFixtures('meteor') || !haveFixtures('nebula'))('names the main file to open for a companion opened alone (a skeleton, a mesh), by its name', async () => {
-    await expect(openFile(fixturePath('meteor', 'P0.bnc'))).rejects.toThrow(/not a file of any supported format .*; by its name a Meteor skeleton \(\.bnc\), .*open the \.amb file it belongs to/);
-    await expect(openFile(fixturePath('meteor', 'p0.skc'))).rejects.toThrow(/Meteor skinned mesh .*open the \.amb file/);
-    await expect(openFile(fixturePath('nebula', 'kila.n2'))).rejects.toThrow(/Nebula skeleton .*open the \.nax2 \/ \.nax3 \/ \.nanim2 file/);
+    await expect(openFile(fixturePath('meteor', 'P0.bnc'))).rejects.toThrow(/not a file of any supported format .*; by its name a Meteor skeleton \(\.bnc\), read with the \.amb file it belongs to: open that one/);
+    await expect(openFile(fixturePath('meteor', 'p0.skc'))).rejects.toThrow(/Meteor skinned mesh \(\.skc\), read with the \.amb file/);
+    await expect(openFile(fixturePath('nebula', 'kila.n2'))).rejects.toThrow(/Nebula skeleton .*, read with the \.nax2 \/ \.nax3 \/ \.nanim2 file/);
     const bnc = { name: 'P0.bnc', bytes: new Uint8Array(readFileSync(fixturePath('meteor', 'P0.bnc'))) };
-    await expect(openFileSet([bnc, { name: 'notes.txt', bytes: new Uint8Array(3) }])).rejects.toThrow(/none of P0\.bnc, notes\.txt is of a supported format \([^)]*\); P0\.bnc is by its name a Meteor skeleton \(\.bnc\), .*open the \.amb file[^;]*$/);
-    // A file of no format and no companion's name gets no hint.
+    await expect(openFileSet([bnc, { name: 'notes.txt', bytes: new Uint8Array(3) }])).rejects.toThrow(/none of P0\.bnc, notes\.txt is of a supported format \([^)]*\); P0\.bnc is by its name a Meteor skeleton \(\.bnc\), read with the \.amb file[^;]*$/);
+    // A file of no format and no companion's name gets no hint, nor one named like a main file too (AAF's `.scene.aaf`).
+    await expect(openFileSet([{ name: 'broken.scene.aaf', bytes: new Uint8Array(3) }])).rejects.toThrow(/is of a supported format \([^)]*\) \(at byte 0\)$/);
     await expect(openFile(join(import.meta.dirname, 'open-file.test.ts'))).rejects.toThrow(/supported format \(gltf, meteor, nebula, mrtk, aaf\) \(at byte 0\)$/);
   });
 
