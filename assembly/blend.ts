@@ -23,14 +23,14 @@ import {
   BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD, BLEND_WEIGHTED,
   BLEND_MATRICES, BLEND_MODEL_JOB, BLEND_TOTALS, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS, LAYER_FLAGS,
   LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_REFERENCE_INVERSE, LAYER_SAMPLES, LAYER_SIZE, LAYER_TIME,
-  LAYER_TIME_FACTOR, LAYER_WEIGHT, BLEND_ORDER, CLIP_COUNTS, KIND_UNITY,
+  LAYER_TIME_FACTOR, LAYER_WEIGHT, BLEND_ORDER, CLIP_COUNTS, KIND_UNITY, KIND_UNIFORM, LAYER_SLOT_RANGES, SLOT_RANGES_ALL, CLIP_SLOT_COUNT, CLIP_SLOT_OUT,
 } from './layout';
 import { localToModel } from './local-to-model';
 import {
   copy4, lerp4, nlerpAligned, nlerpShortest, promoteHigh, promoteLow, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpShortest, slerpSoa4,
   transposeStore,
 } from './quat';
-import { sampleClip } from './sample-clip';
+import { sampleClip, sampleUniformRanges } from './sample-clip';
 
 /** The additive rotation interpolates from identity to the delta: four deltas at a time, or one at DELTAS. */
 const IDENTITY = memory.data<f32>([0, 0, 0, 1], 16);
@@ -169,6 +169,20 @@ function sampleLayers(): void {
     const clip = <usize>load<u32>(l + LAYER_CLIP);
     if (clip == 0) continue;
     if ((weighted || load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE) && !(load<f32>(l + LAYER_WEIGHT) > 0)) continue;
+    // Only the slots the planned path reads, where `planRanges` listed them.
+    const ranges = <usize>load<u32>(l + LAYER_SLOT_RANGES);
+    if (ranges != 0 && load<u32>(ranges) != <u32>SLOT_RANGES_ALL) {
+      sampleUniformRanges(
+        clip,
+        load<f64>(l + LAYER_TIME),
+        <usize>load<u32>(l + LAYER_SAMPLES),
+        <usize>load<u32>(l + LAYER_COUNTS),
+        load<u32>(l + LAYER_FLAGS),
+        load<f32>(l + LAYER_TIME_FACTOR),
+        ranges,
+      );
+      continue;
+    }
     sampleClip(
       clip,
       load<u32>(l + LAYER_KIND),
@@ -221,6 +235,10 @@ let order: usize = 0;
 /** Plans the classes of the job read by `readJob` when the planned path applies (`planned`). */
 function plan(job: usize): void {
   planned = false;
+  for (let k: usize = 0; k < layerCount; k++) {
+    const ranges = <usize>load<u32>(layers + k * LAYER_SIZE + LAYER_SLOT_RANGES);
+    if (ranges != 0) store<u32>(ranges, <u32>SLOT_RANGES_ALL);
+  }
   if (layerCount > PLAN_LAYERS) return;
   const n = <usize>load<u32>(job + BLEND_CURVE_COUNT);
   // Each curve's key as a byte, in the W scratch (the planned path has no other use for it).
@@ -263,6 +281,36 @@ function plan(job: usize): void {
   scatterByKey(linear, linearCount, keys, KEY_LINEAR);
   scatterByKey(rotation, rotationCount, keys, KEY_ROTATION);
   planned = true;
+  planRanges(keys);
+}
+
+/**
+ * For each layer record with a LAYER_SLOT_RANGES table and a uniform clip: the runs of the clip's
+ * slots whose curves the plan reads (their key has the layer's bit; a mask of 0 leaves the rest
+ * out), so that `sampleLayers` samples only those. Tables stay SLOT_RANGES_ALL otherwise.
+ */
+function planRanges(keys: usize): void {
+  for (let k: usize = 0; k < layerCount; k++) {
+    const l = layers + k * LAYER_SIZE;
+    const table = <usize>load<u32>(l + LAYER_SLOT_RANGES);
+    const clip = <usize>load<u32>(l + LAYER_CLIP);
+    if (table == 0 || clip == 0 || load<u32>(l + LAYER_KIND) != KIND_UNIFORM) continue;
+    const bit = <u8>(<u32>1 << <u32>k);
+    const slots = load<u32>(clip + CLIP_SLOT_COUNT);
+    const slotOut = <usize>load<u32>(clip + CLIP_SLOT_OUT);
+    let count: usize = 0;
+    let open = false;
+    for (let j: u32 = 0; j < slots; j++) {
+      const read = (load<u8>(keys + (<usize>load<u32>(slotOut + (<usize>j << 2)) >> 4)) & bit) != 0;
+      if (read == open) continue;
+      // A run starts (from) or ends (to).
+      store<u32>(table + (count << 3) + (open ? 8 : 4), j);
+      if (open) count++;
+      open = read;
+    }
+    if (open) store<u32>(table + ((count++) << 3) + 8, slots);
+    store<u32>(table, <u32>count);
+  }
 }
 
 /** Counts the curves of `list` (u32 indices) per class key (`keys`: u8 per curve) into `table` (u32 per key). */

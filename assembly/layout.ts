@@ -242,7 +242,9 @@ export const LAYER_FLAGS = 40; // u32 sampleClip flags
 export const LAYER_TIME_FACTOR = 44; // f32
 export const LAYER_TIME = 48; // f64 clip time, seconds
 export const LAYER_REFERENCE_INVERSE = 56; // ptr: f64 x y z w per curve (additive), scratch: REFERENCE's rotations inverted; 0 = the samples are deltas already
+export const LAYER_SLOT_RANGES = 60; // ptr, 0 = none: u32 count (or SLOT_RANGES_ALL), then [from, to) u32 pairs: the slots of the layer's uniform clip the planned blend reads (scratch)
 export const LAYER_SIZE = 64;
+export const SLOT_RANGES_ALL = -1; // LAYER_SLOT_RANGES count: every slot (as u32)
 export const LAYER_NORMAL = 0;
 export const LAYER_ADDITIVE = 1;
 

@@ -7,7 +7,7 @@ import { cubicSampleSlots } from './cubic-clip';
 import { keyedSampleSlots } from './keyed-clip';
 import { CLIP_KEY_COUNT, CLIP_KEYS, KIND_CUBIC, KIND_KEYED, KIND_MIXED, KIND_QUANTIZED, KIND_UNIFORM, MIXED_BLOCK, MIXED_KIND, MIXED_RECORD_SIZE } from './layout';
 import { quantizedReadAhead, quantizedSampleSlots } from './quantized-clip';
-import { uniformSampleSlots } from './uniform-clip';
+import { uniformSampleRanges, uniformSampleSlots } from './uniform-clip';
 import { unityClipSample } from './unity-curve';
 
 /** The slots of clip-header block `p` of kind `kind` (KIND_UNIFORM, KIND_KEYED or KIND_CUBIC). */
@@ -41,6 +41,15 @@ export function sampleClip(p: usize, kind: u32, time: f64, out: usize, counts: u
     unityClipSample(p, time, out, counts, flags, cursors);
     return;
   }
+  finishSample(p, out, counts, timeFactor);
+}
+
+/**
+ * `sampleClip` of uniform clip block `p` (KIND_UNIFORM) with only the slots in the ranges at
+ * `ranges` sampled (`uniformSampleRanges`): the curves of other slots keep what `out` held.
+ */
+export function sampleUniformRanges(p: usize, time: f64, out: usize, counts: usize, flags: u32, timeFactor: f32, ranges: usize): void {
+  uniformSampleRanges(p, time, out, flags, ranges);
   finishSample(p, out, counts, timeFactor);
 }
 

@@ -2,7 +2,7 @@ import {
   BLEND_CURVE_COUNT, BLEND_FLAGS, BLEND_HEADER_SIZE, BLEND_LAYER_COUNT, BLEND_LAYERS, BLEND_LINEAR, BLEND_LINEAR_COUNT,
   BLEND_OUT, BLEND_OUT_COUNTS, BLEND_REST, BLEND_ROTATION, BLEND_ROTATION_COUNT, FLAG_SLERP, BLEND_THRESHOLD,
   BLEND_WEIGHTED, BLEND_MATRICES, BLEND_ORDER, BLEND_TOTALS, BLEND_MODEL_JOB, LAYER_ADDITIVE, LAYER_CLIP, LAYER_COUNTS, LAYER_CURSORS,
-  LAYER_FLAGS, LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_NORMAL, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_REFERENCE_INVERSE, LAYER_SAMPLES,
+  LAYER_FLAGS, LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_NORMAL, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_REFERENCE_INVERSE, LAYER_SAMPLES, LAYER_SLOT_RANGES,
   LAYER_SIZE, LAYER_TIME, LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from '../../assembly/layout.js';
 import type { AnimClip, BlendMode, BlendOptions, CurveType, SampleOptions } from '../anim/index.js';
@@ -95,6 +95,8 @@ export class BlendJob {
   private readonly runtime: KernelRuntime;
   /** The layers' tables of inverted reference rotations, 32 bytes per curve and layer. */
   private readonly inverses: number;
+  /** A block of LAYER_SLOT_RANGES tables, one per layer (`sampleReadSlotsOnly`), or 0. */
+  private ranges = 0;
   /** Clips whose curves were checked against the layout. */
   private readonly fitting = new WeakSet<AnimClip>();
 
@@ -196,6 +198,7 @@ export class BlendJob {
       u32[r + LAYER_REFERENCE_COUNTS / 4] = layer.reference?.countsPtr ?? 0;
       // The layer's table of inverted reference rotations; none for samples that are deltas already.
       u32[r + LAYER_REFERENCE_INVERSE / 4] = layer.deltas ? 0 : this.inverses + 32 * n * j;
+      u32[r + LAYER_SLOT_RANGES / 4] = this.ranges === 0 ? 0 : this.ranges + rangeTableBytes(n) * j;
     });
     u32[(p + BLEND_LAYER_COUNT) >>> 2] = layers.length;
     u32[(p + BLEND_FLAGS) >>> 2] = (options.rotation === 'slerp' ? FLAG_SLERP : 0) | (options.rule === 'weighted' ? BLEND_WEIGHTED : 0);
@@ -228,10 +231,28 @@ export class BlendJob {
     f64[(record + LAYER_TIME) >>> 3] = time;
   }
 
+  /**
+   * @internal From now on a layer's uniform clip is sampled only where the blend reads it (the
+   * kernel lists the slots of the curves its plan reads: a mask of 0 leaves the others out), so
+   * `samples` does not hold the whole clip: for a caller whose layer buffers are its own scratch
+   * (a layered `SampleManyJob`).
+   */
+  sampleReadSlotsOnly(): void {
+    if (this.ranges !== 0) return;
+    this.ranges = this.runtime.allocBlock(0, [rangeTableBytes(this.curveCount) * this.maxLayers]).ptr;
+  }
+
   /** Frees the job's memory. Safe to call twice. */
   dispose(): void {
+    if (this.ranges !== 0) this.runtime.free(this.ranges);
+    this.ranges = 0;
     if (this.ptr === 0) return;
     this.runtime.free(this.ptr);
     this.ptr = 0;
   }
+}
+
+/** Bytes of a LAYER_SLOT_RANGES table for n curves: a count and at most n [from, to) pairs of u32. */
+function rangeTableBytes(n: number): number {
+  return 16 * Math.ceil((4 + 8 * n) / 16);
 }

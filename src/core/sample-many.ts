@@ -362,6 +362,8 @@ export class SampleManyJob {
     const rest = options.rest ?? this.defaultRest(options);
     const blendJob = new BlendJob(core, types, rest, layers.length);
     this.owned.push(blendJob);
+    // The layers' buffers are the job's scratch: a masked layer samples only what the blend reads.
+    blendJob.sampleReadSlotsOnly();
     const sampler = new AnimSampler(core);
     const buffer = (): AnimSampleBuffer => {
       const b = new AnimSampleBuffer(core, types);

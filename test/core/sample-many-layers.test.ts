@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BlendLayer, BlendOptions, SampleArrays } from '../../src/anim/index.js';
+import type { BlendOptions } from '../../src/anim/index.js';
 import { type AnimCore, localToModel } from '../../src/core/index.js';
-import { referenceBlend } from '../../src/reference/index.js';
 import { bindJoints } from '../../src/anim/index.js';
 import { PoseLayout } from '../../src/sequencer/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
+import { layeredByTwin } from '../helpers/layered-twin.js';
 import { character } from '../sequencer/helpers.js';
 
 // A layered SampleManyJob (one call: every layer sampled, blended, composed) against the same
@@ -48,23 +48,9 @@ describe.each(BUILDS)('SampleManyJob with layers (%s build)', (build) => {
       const weights = Float32Array.from({ length: L * instances }, (_, k) => (k % 7 === 3 ? 0 : [0.6, 0.4, 1, 0.5, 0.3][k % L]! * (1 + (k % 3) * 0.25)));
       job.run(times, weights);
       const n = layout.curveCount;
-      const arrays = (): SampleArrays => ({ samples: new Float32Array(4 * n), counts: new Uint8Array(n) });
-      const buf = core.createSampleBuffer(walk!);
-      const sampled = (clip: typeof walk, t: number): SampleArrays => {
-        core.sampler.sample(clip!, t, buf, { rotation: blend.rotation });
-        return { samples: buf.samples.slice(), counts: buf.counts.slice() };
-      };
-      const references = layers.map((l) => (l.mode === 'additive' ? sampled(l.clip, l.reference) : undefined));
+      const wants = layeredByTwin(core, layers, times, weights, instances, layout.curveTypes, layout.rest, blend);
       for (let i = 0; i < instances; i++) {
-        const blendLayers: BlendLayer[] = layers.map((l, k) => ({
-          samples: sampled(l.clip, times[L * i + k]!),
-          weight: weights[L * i + k]!,
-          mask: l.mask ?? null,
-          mode: l.mode ?? 'normal',
-          reference: references[k],
-        }));
-        const want = arrays();
-        referenceBlend(layout.curveTypes, layout.rest, blendLayers, want, blend);
+        const want = wants[i]!;
         const got = job.samples.subarray(4 * n * i, 4 * n * (i + 1));
         expect(Array.from(job.counts.subarray(n * i, n * (i + 1)))).toEqual(Array.from(want.counts));
         for (let k = 0; k < 4 * n; k++) expect(Math.abs(got[k]! - want.samples[k]!)).toBeLessThan(1e-5);
@@ -77,7 +63,6 @@ describe.each(BUILDS)('SampleManyJob with layers (%s build)', (build) => {
         expect(Array.from(job.matrices.subarray(32 * i, 32 * (i + 1)))).toEqual(Array.from(model));
         pose.dispose();
       }
-      buf.dispose();
       job.dispose();
       resource.dispose();
     });
