@@ -15,11 +15,16 @@ export function alignRotationKeys(values: Float32Array, keyCount: number): Float
     const p = 4 * (k - 1);
     const q = 4 * k;
     const x = out[src]!, y = out[src + 1]!, z = out[src + 2]!, w = out[src + 3]!;
-    const s = out[p]! * x + out[p + 1]! * y + out[p + 2]! * z + out[p + 3]! * w < 0 ? -1 : 1;
+    const s = hemisphereSign(out[p]!, out[p + 1]!, out[p + 2]!, out[p + 3]!, x, y, z, w);
     out[q] = s * x;
     out[q + 1] = s * y;
     out[q + 2] = s * z;
     out[q + 3] = s * w;
   }
   return out;
+}
+
+/** −1 when quaternion x y z w lies in the other hemisphere than p (their dot product, in float64, below 0), else 1: the sign that aligns it to p. */
+export function hemisphereSign(px: number, py: number, pz: number, pw: number, x: number, y: number, z: number, w: number): number {
+  return px * x + py * y + pz * z + pw * w < 0 ? -1 : 1;
 }

@@ -4,7 +4,7 @@ import { type ExportAxisOptions, convertResource } from './axis-conversion.js';
 import { type ClipExportOptions, exportClips } from './export-clip.js';
 import type { ExportCounts } from './export-counts.js';
 import { boolTrack } from './bool-track.js';
-import { type CurveTrack, curveTrack } from './curve-track.js';
+import { type CurveTrack, curveTrack, writeTrackValues } from './curve-track.js';
 import { isNodeProperty } from './joint-nodes.js';
 import { type ClipReduction, keyTolerance, type KeyTolerance } from './reduce-clip.js';
 import { onSharedTimes } from './shared-times.js';
@@ -30,8 +30,19 @@ export interface PlannedChannel<N> {
   /**
    * The sampler's output, element after element: VEC3 for translation and scale, VEC4 for rotation
    * (Int16Array: normalized signed shorts, `quantize`), SCALAR × morph targets per key for weights.
+   * Made when first read; `writeValues` writes them without making them.
    */
   readonly values: Float32Array | Int16Array;
+  /** `values.length`, known without making them. */
+  readonly valueCount: number;
+  /** Whether `values` is an Int16Array (normalized signed shorts). */
+  readonly quantized: boolean;
+  /**
+   * Writes `values` into `out` from element `at` (an Int16Array when `quantized`, else a
+   * Float32Array): straight from the track where `values` is not made yet (`writeTrackValues`), so a
+   * file writer copies a baked track's keys once.
+   */
+  writeValues(out: Float32Array | Int16Array, at: number): void;
 }
 
 /** What one clip becomes in glTF (`planAnimation`). */
@@ -122,8 +133,8 @@ export function planAnimation<N>(clip: AnimClip, nodes: ChannelNodes<N>, options
   let keys = 0;
   const addChannel = (curve: AnimCurve, node: N, path: 'translation' | 'rotation' | 'scale') => {
     const track = trackFromZero(curveTrack(clip, curve), path === 'rotation', step);
-    const values = (path === 'rotation' && options.quantize ? quantizedRotations(track.values) : null) ?? (path === 'rotation' ? track.values : xyz(track));
-    channels.push({ node, path, times: track.times, values });
+    const quantized = path === 'rotation' && options.quantize ? quantizedRotations(track.values) : null;
+    channels.push(quantized ? arrayChannel(node, path, track.times, quantized) : trackChannel(node, path, track));
     keys += track.times.length;
   };
   const morphs = morphCurves(clip, nodes);
@@ -135,7 +146,7 @@ export function planAnimation<N>(clip: AnimClip, nodes: ChannelNodes<N>, options
     const n = tracks[0]!.times.length;
     const values = new Float32Array(n * tracks.length);
     for (let k = 0; k < n; k++) tracks.forEach((t, m) => (values[k * tracks.length + m] = t.values[4 * k]!));
-    channels.push({ node, path: 'weights', times: tracks[0]!.times, values });
+    channels.push(arrayChannel(node, 'weights', tracks[0]!.times, values));
     keys += n * tracks.length;
   }
   // A clip whose every channel is at rest keeps its first one: glTF animations need a channel.
@@ -206,15 +217,41 @@ function atRest(curve: AnimCurve, rest: ArrayLike<number>, property: 'translatio
   return Math.hypot(v[0]! - rest[0]!, v[1]! - rest[1]!, v[2]! - rest[2]!) <= tolerance[property];
 }
 
-/** Track values as VEC3 elements (x y z of each float4 key). */
-function xyz(track: CurveTrack): Float32Array {
-  const n = track.times.length;
-  const out = new Float32Array(3 * n);
-  const v = track.values;
-  for (let k = 0; k < n; k++) {
-    out[3 * k] = v[4 * k]!;
-    out[3 * k + 1] = v[4 * k + 1]!;
-    out[3 * k + 2] = v[4 * k + 2]!;
+/** A channel whose output is `values` as they are. */
+function arrayChannel<N>(node: N, path: PlannedChannel<N>['path'], times: Float32Array, values: Float32Array | Int16Array): PlannedChannel<N> {
+  return new TrackChannel(node, path, times, values.length, values instanceof Int16Array, null, 4, values);
+}
+
+/** A float channel of a translation, rotation or scale track: VEC4 rotations, VEC3 (x y z of each float4 key) otherwise, made or written (`writeTrackValues`) when asked for. */
+function trackChannel<N>(node: N, path: 'translation' | 'rotation' | 'scale', track: CurveTrack): PlannedChannel<N> {
+  const width = path === 'rotation' ? 4 : 3;
+  return new TrackChannel(node, path, track.times, width * track.times.length, false, track, width, undefined);
+}
+
+/** A planned channel (a class: closures made per channel were compiled again for most files written; --trace-opt, issue 15). */
+class TrackChannel<N> implements PlannedChannel<N> {
+  constructor(
+    readonly node: N,
+    readonly path: PlannedChannel<N>['path'],
+    readonly times: Float32Array,
+    readonly valueCount: number,
+    readonly quantized: boolean,
+    /** The track the values come from, `width` floats per key; null when `made` is given. */
+    private readonly track: CurveTrack | null,
+    private readonly width: 3 | 4,
+    private made: Float32Array | Int16Array | undefined,
+  ) {}
+
+  get values(): Float32Array | Int16Array {
+    if (this.made === undefined) {
+      if (this.width === 4) this.made = this.track!.values;
+      else writeTrackValues(this.track!, (this.made = new Float32Array(this.valueCount)), 0, 3);
+    }
+    return this.made;
   }
-  return out;
+
+  writeValues(out: Float32Array | Int16Array, at: number): void {
+    if (this.made !== undefined) out.set(this.made, at);
+    else writeTrackValues(this.track!, out as Float32Array, at, this.width);
+  }
 }

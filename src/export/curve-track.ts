@@ -1,4 +1,5 @@
 import { type AnimClip, type AnimCurve, withClosingKey } from '../anim/index.js';
+import { hemisphereSign } from '../anim/rotation-alignment.js';
 import { UsageError } from '../errors.js';
 
 /** The keys of one glTF animation sampler: `times` in seconds (strictly increasing), float4 `values`. */
@@ -23,7 +24,9 @@ export interface CurveTrack {
  *   sampler both take the shorter arc per key pair);
  * - a track whose keys are all equal collapses to one key at 0.
  * The arrays may be the curve's own or shared with the clip's other tracks (uniform times: one
- * array per clip): read them, do not modify them.
+ * array per clip): read them, do not modify them. A uniform rotation track makes its aligned,
+ * normalised `values` only when they are read; `writeTrackValues` writes them into an output
+ * without making them.
  * @throws UsageError for `unity` and `cubic` curves (resample them first)
  */
 export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
@@ -41,10 +44,13 @@ export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
     case 'uniform': {
       const n = clip.keyCount + (clip.postInfinity === 'cycle' ? 1 : 0);
       times = uniformTimes(clip, n);
-      const rotation = curve.curveType === 'rotation';
-      // Rotations are sign-aligned (and the closing key added) in a new array; other curves that do not cycle are their keys.
-      own = rotation || n > clip.keyCount;
-      values = own ? withClosingKey(keys.values, clip.keyCount, rotation).subarray(0, 4 * n) : keys.values.subarray(0, 4 * n);
+      if (curve.curveType === 'rotation') {
+        const track = new AlignedRotations(times, keys.values, clip.keyCount);
+        return track.allEqual() ? { times: new Float32Array(1), values: track.values.slice(0, 4) } : track;
+      }
+      // Curves that do not cycle are their keys; a cycling one gets its closing key in a new array.
+      own = n > clip.keyCount;
+      values = own ? withClosingKey(keys.values, clip.keyCount, false).subarray(0, 4 * n) : keys.values.subarray(0, 4 * n);
       break;
     }
     case 'keyed':
@@ -103,13 +109,102 @@ function nextFloat32(x: number): number {
 
 /** Normalises every quaternion of `values` in place; a zero quaternion becomes identity. */
 function normalised(values: Float32Array): Float32Array {
-  for (let i = 0; i < values.length; i += 4) {
-    // float32 components: their squares cannot overflow a float64, so Math.hypot's care (and cost) is not needed.
-    const len = Math.sqrt(values[i]! * values[i]! + values[i + 1]! * values[i + 1]! + values[i + 2]! * values[i + 2]! + values[i + 3]! * values[i + 3]!);
-    if (len === 0) values.set([0, 0, 0, 1], i);
-    else for (let c = i; c < i + 4; c++) values[c]! /= len;
-  }
+  for (let i = 0; i < values.length; i += 4) normaliseInto(values[i]!, values[i + 1]!, values[i + 2]!, values[i + 3]!, values, i);
   return values;
+}
+
+/** Quaternion x y z w normalised into `out` from `at` (a zero quaternion as identity): divided by its length in float64, then rounded to float32 as stored. */
+function normaliseInto(x: number, y: number, z: number, w: number, out: Float32Array, at: number): void {
+  // float32 components: their squares cannot overflow a float64, so Math.hypot's care (and cost) is not needed.
+  const len = Math.sqrt(x * x + y * y + z * z + w * w);
+  if (len === 0) {
+    out[at] = out[at + 1] = out[at + 2] = 0;
+    out[at + 3] = 1;
+  } else {
+    out[at] = x / len;
+    out[at + 1] = y / len;
+    out[at + 2] = z / len;
+    out[at + 3] = w / len;
+  }
+}
+
+/**
+ * A uniform rotation curve's track: its keys each in its predecessor's hemisphere (the rule of
+ * `alignRotationKeys`: a cycling clip's closing key, key 0 again, aligned to the last) and
+ * normalised (`normaliseInto`), made when `values` is first read or written straight into an
+ * output (`writeTrackValues`). Why: a glTF → glTF bake writes most of its keys this way, and a
+ * float4 copy of each rotation track, then another into the file, were two of its passes over the
+ * keys (issue 15, gltf-resample).
+ */
+class AlignedRotations implements CurveTrack {
+  private made: Float32Array | undefined;
+
+  /** `keys`: the curve's `4 × keyCount` floats; `times.length` is keyCount, or keyCount + 1 with the closing key. */
+  constructor(
+    readonly times: Float32Array,
+    private readonly keys: Float32Array,
+    private readonly keyCount: number,
+  ) {}
+
+  get values(): Float32Array {
+    if (this.made === undefined) {
+      this.made = new Float32Array(4 * this.times.length);
+      this.write(this.made, 0, this.times.length);
+    }
+    return this.made;
+  }
+
+  /** Whether every key is equal (`allEqual` of `values`), deciding on the first two keys where they differ (animated curves) without making `values`. */
+  allEqual(): boolean {
+    if (this.made === undefined && this.times.length > 1) {
+      const two = new Float32Array(8);
+      this.write(two, 0, 2);
+      if (!allEqual(two)) return false;
+    }
+    return allEqual(this.values);
+  }
+
+  /** Keys 0 … count − 1, aligned and normalised, into `out` from `at` (x y z w each). */
+  write(out: Float32Array, at: number, count: number): void {
+    const keys = this.keys;
+    // The previous key aligned but not normalised: the next key's hemisphere is decided against it, as alignRotationKeys does.
+    let px = 0;
+    let py = 0;
+    let pz = 0;
+    let pw = 0;
+    for (let k = 0; k < count; k++) {
+      const src = k === this.keyCount ? 0 : 4 * k;
+      const s = k === 0 ? 1 : hemisphereSign(px, py, pz, pw, keys[src]!, keys[src + 1]!, keys[src + 2]!, keys[src + 3]!);
+      px = s * keys[src]!;
+      py = s * keys[src + 1]!;
+      pz = s * keys[src + 2]!;
+      pw = s * keys[src + 3]!;
+      normaliseInto(px, py, pz, pw, out, at + 4 * k);
+    }
+  }
+
+  /** Writes the keys into `out` from `at`: copied once `values` is made, else computed there. */
+  writeTo(out: Float32Array, at: number): void {
+    if (this.made !== undefined) out.set(this.made, at);
+    else this.write(out, at, this.times.length);
+  }
+}
+
+/**
+ * The values of `track` as `width` floats per key (x y z, or x y z w) into `out` from `at`: the
+ * output accessor of a glTF sampler (VEC3 translation and scale, VEC4 rotation), written without
+ * making the track's `values` where they are not made yet (`AlignedRotations`).
+ */
+export function writeTrackValues(track: CurveTrack, out: Float32Array, at: number, width: 3 | 4): void {
+  if (width === 4 && track instanceof AlignedRotations) return track.writeTo(out, at);
+  const n = track.times.length;
+  const v = track.values;
+  if (width === 4) return out.set(v.subarray(0, 4 * n), at);
+  for (let k = 0; k < n; k++) {
+    out[at + 3 * k] = v[4 * k]!;
+    out[at + 3 * k + 1] = v[4 * k + 1]!;
+    out[at + 3 * k + 2] = v[4 * k + 2]!;
+  }
 }
 
 function allEqual(values: Float32Array): boolean {

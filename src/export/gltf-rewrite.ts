@@ -9,7 +9,7 @@ import { animationOnlyAccessors, renumberAccessorRefs } from '../formats/gltf/ac
 import type { JsonObject } from '../formats/gltf/json-fields.js';
 import { READ_EXTENSIONS } from '../formats/gltf/read-extensions.js';
 import type { GltfSource } from '../formats/gltf/source.js';
-import { type ChannelNodes, type PlannedAnimation, planAnimations } from './animation-channels.js';
+import { type ChannelNodes, type PlannedAnimation, type PlannedChannel, planAnimations } from './animation-channels.js';
 import { type AxisConversion, axisConversion, convertRoots } from './axis-conversion.js';
 import type { ExportCounts } from './export-counts.js';
 import { exportAxes, type GltfExportOptions, type OutputFile } from './gltf.js';
@@ -176,12 +176,8 @@ interface Layout {
   readonly accessors: JsonObject[];
   /** The view index of each embedded image, by image index. */
   readonly imageViews: Map<number, { view: number; mimeType: string | undefined }>;
-  /** Appends bytes (4-byte aligned; kept by reference until written) and returns their offset. */
-  append(bytes: Uint8Array): number;
-  /** Bytes of the buffer, padded to 4. */
-  readonly byteLength: number;
-  /** Writes the buffer's bytes into `out` from byte `at` (the padding left as `out` has it: zeros when new). */
-  copyTo(out: Uint8Array, at: number): void;
+  /** The buffer's bytes: the kept views, images, then the animation data. */
+  readonly buffer: OutputBuffer;
 }
 
 function layOut(source: GltfSource, json: JsonObject, warnings: string[]): Layout {
@@ -202,23 +198,14 @@ function layOut(source: GltfSource, json: JsonObject, warnings: string[]): Layou
     for (const v of views) viewUsers[v]!++;
   });
   for (const image of c.images!) if (image.bufferView !== undefined) viewUsers[image.bufferView as number]!++;
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const append = (bytes: Uint8Array): number => {
-    const pad = (4 - (length % 4)) % 4;
-    if (pad > 0) chunks.push(new Uint8Array(pad));
-    const at = length + pad;
-    chunks.push(bytes);
-    length = at + bytes.byteLength;
-    return at;
-  };
+  const buffer = new OutputBuffer();
   const view = new Int32Array(c.bufferViews!.length).fill(-1);
   const views: JsonObject[] = [];
   c.bufferViews!.forEach((v, i) => {
     if (viewUsers[i] === 0 && viewDropped[i] === 1) return;
     const from = (v.byteOffset as number | undefined) ?? 0;
     const bytes = source.buffers[v.buffer as number]!.subarray(from, from + (v.byteLength as number));
-    view[i] = views.push({ ...v, buffer: 0, byteOffset: append(bytes) }) - 1;
+    view[i] = views.push({ ...v, buffer: 0, byteOffset: buffer.append(bytes) }) - 1;
   });
   const imageViews = new Map<number, { view: number; mimeType: string | undefined }>();
   c.images!.forEach((image, i) => {
@@ -229,26 +216,67 @@ function layOut(source: GltfSource, json: JsonObject, warnings: string[]): Layou
       warnings.push(`/images/${i}: image file "${shorten(uri, 200)}" was not found when read; the output refers to it as the input did`);
       return;
     }
-    const at = append(bytes);
+    const at = buffer.append(bytes);
     imageViews.set(i, { view: views.push({ buffer: 0, byteOffset: at, byteLength: bytes.byteLength }) - 1, mimeType: (image.mimeType as string | undefined) ?? ImageUtils.getMimeType(bytes) ?? undefined });
   });
-  return {
-    accessor,
-    view,
-    views,
-    accessors: keptAccessors,
-    imageViews,
-    append,
-    get byteLength() {
-      return length + ((4 - (length % 4)) % 4);
-    },
-    copyTo: (out, at) => {
-      for (const chunk of chunks) {
-        out.set(chunk, at);
-        at += chunk.byteLength;
-      }
-    },
-  };
+  return { accessor, view, views, accessors: keptAccessors, imageViews, buffer };
+}
+
+/**
+ * The one output buffer's parts and their offsets (4-byte aligned; the padding between them is left
+ * as the output has it, zeros when new). A class, not closures made per file, which V8 compiled
+ * again for most files written (--trace-opt; issue 15, gltf-resample).
+ */
+class OutputBuffer {
+  private readonly parts: (Uint8Array | BinaryPart)[] = [];
+  private readonly offsets: number[] = [];
+  private length = 0;
+
+  /** Appends bytes (kept by reference, or made by `part.writeTo`, when written) and returns their offset. */
+  append(part: Uint8Array | BinaryPart): number {
+    const at = this.length + ((4 - (this.length % 4)) % 4);
+    this.parts.push(part);
+    this.offsets.push(at);
+    this.length = at + part.byteLength;
+    return at;
+  }
+
+  /** Bytes of the buffer, padded to 4. */
+  get byteLength(): number {
+    return this.length + ((4 - (this.length % 4)) % 4);
+  }
+
+  /** Writes the buffer's bytes into `out` from byte `at`. */
+  copyTo(out: Uint8Array, at: number): void {
+    for (let i = 0; i < this.parts.length; i++) {
+      const part = this.parts[i]!;
+      if (part instanceof Uint8Array) out.set(part, at + this.offsets[i]!);
+      else part.writeTo(out, at + this.offsets[i]!);
+    }
+  }
+}
+
+/** Bytes of the output buffer made when the file is written: a channel's output (`PlannedChannel.writeValues`). */
+interface BinaryPart {
+  readonly byteLength: number;
+  /** Writes the bytes into `out` from byte `at`. */
+  writeTo(out: Uint8Array, at: number): void;
+}
+
+/** A channel's output as bytes, written by the channel into the file's buffer (element-aligned there, as the buffer's 4-byte alignment and a new output make it; else copied from its `values`). */
+class ChannelBytes implements BinaryPart {
+  readonly byteLength: number;
+
+  constructor(private readonly channel: PlannedChannel<number>) {
+    this.byteLength = (channel.quantized ? 2 : 4) * channel.valueCount;
+  }
+
+  writeTo(out: Uint8Array, at: number): void {
+    const { channel } = this;
+    const start = out.byteOffset + at;
+    if (start % (channel.quantized ? 2 : 4) !== 0) out.set(new Uint8Array(channel.values.buffer, channel.values.byteOffset, this.byteLength), at);
+    else channel.writeValues(channel.quantized ? new Int16Array(out.buffer, start, channel.valueCount) : new Float32Array(out.buffer, start, channel.valueCount), 0);
+  }
 }
 
 /** The views an accessor reads: its own and its sparse indices' and values'. */
@@ -267,12 +295,12 @@ function accessorViews(a: JsonObject): number[] {
  */
 function addAnimations(layout: Layout, planned: readonly PlannedAnimation<number>[], interpolation: 'linear' | 'step'): JsonObject[] {
   if (planned.length === 0) return [];
-  const arrays: (Float32Array | Int16Array)[] = [];
+  const parts: (Uint8Array | BinaryPart)[] = [];
   let byteLength = 0;
-  const accessor = (array: Float32Array | Int16Array, def: JsonObject): number => {
+  const accessor = (part: Uint8Array | BinaryPart, def: JsonObject): number => {
     const at = byteLength;
-    arrays.push(array);
-    byteLength += array.byteLength; // every array is a whole number of 4-byte words (float32, or int16 × 4)
+    parts.push(part);
+    byteLength += part.byteLength; // every part is a whole number of 4-byte words (float32, or int16 × 4)
     return layout.accessors.push({ bufferView: layout.views.length, byteOffset: at, ...def }) - 1;
   };
   const times = new SharedTimes<number>();
@@ -282,18 +310,18 @@ function addAnimations(layout: Layout, planned: readonly PlannedAnimation<number
     const channels: JsonObject[] = [];
     for (const channel of a.channels) {
       const t = channel.times;
-      const input = times.get(t, () => accessor(t, { componentType: FLOAT, count: t.length, type: 'SCALAR', min: [t[0]], max: [t[t.length - 1]] }));
+      const input = times.get(t, () => accessor(new Uint8Array(t.buffer, t.byteOffset, t.byteLength), { componentType: FLOAT, count: t.length, type: 'SCALAR', min: [t[0]], max: [t[t.length - 1]] }));
       const type = channel.path === 'weights' ? 'SCALAR' : channel.path === 'rotation' ? 'VEC4' : 'VEC3';
-      const quantized = channel.values instanceof Int16Array;
+      const quantized = channel.quantized;
       const width = type === 'SCALAR' ? 1 : type === 'VEC4' ? 4 : 3;
-      const output = accessor(channel.values, { componentType: quantized ? SHORT : FLOAT, ...(quantized && { normalized: true }), count: channel.values.length / width, type });
+      const output = accessor(new ChannelBytes(channel), { componentType: quantized ? SHORT : FLOAT, ...(quantized && { normalized: true }), count: channel.valueCount / width, type });
       channels.push({ sampler: samplers.push({ input, output, interpolation: interp }) - 1, target: { node: channel.node, path: channel.path } });
     }
     return { name: a.name, channels, samplers, ...(a.extras && { extras: { animcore: a.extras } }) };
   });
-  // Appended as they are (no copy until the file is written): each is whole 4-byte words, so they lie end to end.
-  const start = layout.append(new Uint8Array(0));
-  for (const array of arrays) layout.append(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+  // Appended as they are (written only when the file is): each is whole 4-byte words, so they lie end to end.
+  const start = layout.buffer.append(new Uint8Array(0));
+  for (const part of parts) layout.buffer.append(part);
   layout.views.push({ buffer: 0, byteOffset: start, byteLength });
   return animations;
 }
@@ -343,7 +371,7 @@ function withBuffer(json: JsonObject, byteLength: number, uri?: string): JsonObj
 }
 
 function glb(json: JsonObject, layout: Layout): Uint8Array {
-  const binLength = layout.byteLength;
+  const binLength = layout.buffer.byteLength;
   const text = new TextEncoder().encode(JSON.stringify(withBuffer(json, binLength)));
   const jsonLength = text.byteLength + ((4 - (text.byteLength % 4)) % 4);
   const binChunk = binLength > 0 ? 8 + binLength : 0;
@@ -359,18 +387,18 @@ function glb(json: JsonObject, layout: Layout): Uint8Array {
   if (binChunk > 0) {
     view.setUint32(20 + jsonLength, binLength, true);
     view.setUint32(24 + jsonLength, CHUNK_BIN, true);
-    layout.copyTo(out, 28 + jsonLength);
+    layout.buffer.copyTo(out, 28 + jsonLength);
   }
   return out;
 }
 
 function gltfFiles(json: JsonObject, layout: Layout, name: string): OutputFile[] {
   // A URI is percent-encoded (glTF 2.0 §3.3.2, RFC 3986): a `#` or space in the file name must still load.
-  const out = withBuffer(json, layout.byteLength, encodeURIComponent(`${name}.bin`));
+  const out = withBuffer(json, layout.buffer.byteLength, encodeURIComponent(`${name}.bin`));
   const files: OutputFile[] = [{ name: `${name}.gltf`, bytes: new TextEncoder().encode(JSON.stringify(out, null, 2)) }];
-  if (layout.byteLength > 0) {
-    const bin = new Uint8Array(layout.byteLength);
-    layout.copyTo(bin, 0);
+  if (layout.buffer.byteLength > 0) {
+    const bin = new Uint8Array(layout.buffer.byteLength);
+    layout.buffer.copyTo(bin, 0);
     files.push({ name: `${name}.bin`, bytes: bin });
   }
   return files;

@@ -1,4 +1,4 @@
-import { type AnimClip, type CubicKeys, type KeyedKeys, type PackedValues, packedValues } from '../../anim/index.js';
+import { type AnimClip, type CubicKeys, type CurveKeys, type KeyedKeys, type PackedValues, packedValues } from '../../anim/index.js';
 import { sameTimes } from '../../anim/same-times.js';
 import {
   CLIP_KEY_COUNT,
@@ -72,91 +72,106 @@ export function writeTimedRecords<K extends KeyedKeys | CubicKeys>(memory: Kerne
   const keyBytes = KEYED_RECORD_SIZE * groups.length + groups.reduce((sum, g, i) => sum + align16(4 * (g.times.length + 2)) + bytesPerKey * g.times.length * members[i]!.length, 0);
   const width = bytesPerKey >>> 2;
   const { ptr, keys: records } = writeClipBlock(memory, clip, { ...layout, slots, linearCount: singleLinear.length }, clip.duration, keyBytes);
-  const widened = (keys: K): PackedValues | undefined => {
-    const packed = keys.encoding === 'keyed' ? packedValues(keys) : undefined;
-    return packed && width === 4 && (packed.width === 3 || packed.width === 4) ? packed : undefined;
-  };
   // Allocated before any view is taken: growing memory detaches them.
-  const scratch = slots.some((i) => widened(clip.curves[i]!.keys as K)) ? memory.allocBlock(0, [4 * scratchFloats(groups)]).ptr : undefined;
-  const { f32, u32 } = memory;
+  const scratch = slots.some((i) => widened(clip.curves[i]!.keys, width)) ? memory.allocBlock(0, [4 * scratchFloats(groups)]).ptr : undefined;
+  const { u32 } = memory;
   u32[(ptr + CLIP_KEY_COUNT) >>> 2] = groups.length;
   u32[(ptr + CLIP_SINGLE_COUNT) >>> 2] = single.length;
   let at = records + KEYED_RECORD_SIZE * groups.length;
   let first = 0;
-  groups.forEach((group, g) => {
-    const n = group.times.length;
-    const list = members[g]!;
-    const r = records + KEYED_RECORD_SIZE * g;
-    u32[(r + KEYED_KEY_COUNT) >>> 2] = n;
-    u32[(r + KEYED_LERP_END) >>> 2] = group.step ? 0 : n - 1;
-    u32[(r + KEYED_FIRST_SLOT) >>> 2] = first;
-    u32[(r + KEYED_LINEAR_COUNT) >>> 2] = group.linear.length;
-    u32[(r + KEYED_MEMBER_COUNT) >>> 2] = list.length;
-    first += list.length;
-    u32[(r + KEYED_TIMES) >>> 2] = at;
-    f32.set(group.times, at >>> 2);
-    f32[(at >>> 2) + n] = f32[(at >>> 2) + n + 1] = Infinity;
-    at += align16(4 * (n + 2));
-    u32[(r + KEYED_VALUES) >>> 2] = at;
-    const base = at >>> 2;
-    // Each member's floats as held: packed keys (`packedKeyedKeys`, a reader's VEC3/VEC4) without
-    // making their float4 values; VEC3/VEC4 ones into float4 slots through the kernel's
-    // `widenKeys` (one copy into the scratch each), the others here with zeros to `width`.
-    const data: Float32Array[] = [];
-    const widths: number[] = [];
-    const slotsHere: number[] = [];
-    // Runs of up to WIDEN_RUN neighbouring members of one packed width go to `widenKeys` together.
-    let run: PackedValues[] = [];
-    let runStart = 0;
-    const widen = () => {
-      if (run.length === 0) return;
-      const w = run[0]!.width;
-      run.forEach((p, j) => f32.set(p.data.subarray(0, w * n), (scratch! >>> 2) + j * w * n));
-      memory.kernel.widenKeys(scratch!, w, n, run.length, at + 16 * runStart, 16 * list.length);
-      run = [];
-    };
-    list.forEach((curveIndex, m) => {
-      const keys = clip.curves[curveIndex]!.keys as K;
-      const wide = widened(keys);
-      if (wide) {
-        if (run.length === WIDEN_RUN || (run.length > 0 && run[0]!.width !== wide.width)) widen();
-        if (run.length === 0) runStart = m;
-        run.push(wide);
-        return;
-      }
-      widen();
-      const packed = keys.encoding === 'keyed' ? packedValues(keys) : undefined;
-      data.push(packed ? packed.data : keys.values);
-      widths.push(packed ? packed.width : width);
-      slotsHere.push(base + width * m);
-    });
-    widen();
-    const stride = width * list.length;
-    // Key-major in both loops, so the writes run through the block in order (member-major writes
-    // jump a whole key row each and miss the cache once a group has a hundred members).
-    for (let k = 0; k < n; k++) {
-      for (let j = 0; j < data.length; j++) {
-        const values = data[j]!;
-        const w = widths[j]!;
-        const from = k * w;
-        const to = slotsHere[j]! + k * stride;
-        if (w === 4 && width === 4) {
-          // Written out for the common float4 keys: a loop over a member's width ran 2.4× slower.
-          f32[to] = values[from]!;
-          f32[to + 1] = values[from + 1]!;
-          f32[to + 2] = values[from + 2]!;
-          f32[to + 3] = values[from + 3]!;
-        } else {
-          let c = 0;
-          for (; c < w; c++) f32[to + c] = values[from + c]!;
-          for (; c < width; c++) f32[to + c] = 0;
-        }
-      }
-    }
-    at += bytesPerKey * n * list.length;
-  });
+  // Plain loops and module-level functions, not closures made per call: V8 compiled the per-load
+  // closures again after most full garbage collections, and ran them unoptimised meanwhile
+  // (--trace-opt; issue 15, gltf-resample: see ARCHITECTURE.md).
+  for (let g = 0; g < groups.length; g++) {
+    at = writeGroup(memory, clip, groups[g]!, members[g]!, records + KEYED_RECORD_SIZE * g, at, first, width, scratch);
+    first += members[g]!.length;
+  }
   if (scratch !== undefined) memory.free(scratch);
   return ptr;
+}
+
+/** The packed floats of `keys` that `widenKeys` spreads to float4 slots (`width` 4: VEC3/VEC4 ones), else undefined. */
+function widened(keys: CurveKeys, width: number): PackedValues | undefined {
+  const packed = keys.encoding === 'keyed' ? packedValues(keys) : undefined;
+  return packed && width === 4 && (packed.width === 3 || packed.width === 4) ? packed : undefined;
+}
+
+/**
+ * Group `group`'s KEYED_* record at `r` (its members `list`, the first of them slot `first`) and
+ * its times and values from `at`; returns the end of its values.
+ */
+function writeGroup(memory: KernelMemory, clip: AnimClip, group: TimeGroup, list: readonly number[], r: number, at: number, first: number, width: number, scratch: number | undefined): number {
+  const { f32, u32 } = memory;
+  const n = group.times.length;
+  u32[(r + KEYED_KEY_COUNT) >>> 2] = n;
+  u32[(r + KEYED_LERP_END) >>> 2] = group.step ? 0 : n - 1;
+  u32[(r + KEYED_FIRST_SLOT) >>> 2] = first;
+  u32[(r + KEYED_LINEAR_COUNT) >>> 2] = group.linear.length;
+  u32[(r + KEYED_MEMBER_COUNT) >>> 2] = list.length;
+  u32[(r + KEYED_TIMES) >>> 2] = at;
+  f32.set(group.times, at >>> 2);
+  f32[(at >>> 2) + n] = f32[(at >>> 2) + n + 1] = Infinity;
+  at += align16(4 * (n + 2));
+  u32[(r + KEYED_VALUES) >>> 2] = at;
+  const base = at >>> 2;
+  // Each member's floats as held: packed keys (`packedKeyedKeys`, a reader's VEC3/VEC4) without
+  // making their float4 values; VEC3/VEC4 ones into float4 slots through the kernel's
+  // `widenKeys` (one copy into the scratch each), the others here with zeros to `width`.
+  const data: Float32Array[] = [];
+  const widths: number[] = [];
+  const slotsHere: number[] = [];
+  // Runs of up to WIDEN_RUN neighbouring members of one packed width go to `widenKeys` together.
+  const run: PackedValues[] = [];
+  let runStart = 0;
+  for (let m = 0; m < list.length; m++) {
+    const keys = clip.curves[list[m]!]!.keys as KeyedKeys | CubicKeys;
+    const wide = widened(keys, width);
+    if (wide) {
+      if (run.length === WIDEN_RUN || (run.length > 0 && run[0]!.width !== wide.width)) widenRun(memory, run, n, scratch!, at + 16 * runStart, 16 * list.length);
+      if (run.length === 0) runStart = m;
+      run.push(wide);
+      continue;
+    }
+    widenRun(memory, run, n, scratch!, at + 16 * runStart, 16 * list.length);
+    const packed = keys.encoding === 'keyed' ? packedValues(keys) : undefined;
+    data.push(packed ? packed.data : keys.values);
+    widths.push(packed ? packed.width : width);
+    slotsHere.push(base + width * m);
+  }
+  widenRun(memory, run, n, scratch!, at + 16 * runStart, 16 * list.length);
+  const stride = width * list.length;
+  // Key-major in both loops, so the writes run through the block in order (member-major writes
+  // jump a whole key row each and miss the cache once a group has a hundred members).
+  for (let k = 0; k < n; k++) {
+    for (let j = 0; j < data.length; j++) {
+      const values = data[j]!;
+      const w = widths[j]!;
+      const from = k * w;
+      const to = slotsHere[j]! + k * stride;
+      if (w === 4 && width === 4) {
+        // Written out for the common float4 keys: a loop over a member's width ran 2.4× slower.
+        f32[to] = values[from]!;
+        f32[to + 1] = values[from + 1]!;
+        f32[to + 2] = values[from + 2]!;
+        f32[to + 3] = values[from + 3]!;
+      } else {
+        let c = 0;
+        for (; c < w; c++) f32[to + c] = values[from + c]!;
+        for (; c < width; c++) f32[to + c] = 0;
+      }
+    }
+  }
+  return at + 4 * width * n * list.length;
+}
+
+/** The packed members `run` (n keys each) copied into the scratch and spread by `widenKeys` to their float4 slots from `to`, `stride` bytes a key row; empties `run`. */
+function widenRun(memory: KernelMemory, run: PackedValues[], n: number, scratch: number, to: number, stride: number): void {
+  if (run.length === 0) return;
+  const w = run[0]!.width;
+  const f32 = memory.f32;
+  for (let j = 0; j < run.length; j++) f32.set(run[j]!.data.subarray(0, w * n), (scratch >>> 2) + j * w * n);
+  memory.kernel.widenKeys(scratch, w, n, run.length, to, stride);
+  run.length = 0;
 }
 
 /** Members per `widenKeys` call: a key row of eight is two cache lines written at once, and eight members' keys stay in the L2 cache. */

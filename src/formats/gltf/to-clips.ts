@@ -25,56 +25,72 @@ const CURVE_TYPES: Readonly<Record<string, CurveType>> = { translation: 'transla
  *   finite, or times that decrease
  */
 export function gltfClips(c: GltfCollections, buffers: readonly Uint8Array[], nodeNames: readonly string[], warnings: string[]): AnimClip[] {
-  const accessor = (i: number) => readAccessorFloats(c, buffers, i);
   // Decoded and checked once per accessor: the samplers of a rig usually share one input.
   const timesOf = new Map<number, Float32Array>();
   const names = uniqueNames(
     c.animations!.map((a) => a.name as string | undefined),
     'animation',
   );
-  return c.animations!.map((animation, a) => {
-    const p = `/animations/${a}`;
-    const samplers = animation.samplers as JsonObject[];
-    const decoded = new Map<number, { times: Float32Array; values: Float32Array; pointer: string; checked: boolean }>();
-    const curves: AnimCurve[] = [];
-    let start = Infinity;
-    (animation.channels as JsonObject[]).forEach((channel, k) => {
-      const target = channel.target as JsonObject;
-      const path = target.path as string;
-      if (target.node === undefined || PATH_TYPES[path] === undefined) {
-        warnings.push(`${p}/channels/${k}: a "${path}" channel${target.node === undefined ? ' without a node' : ''} is not a glTF 2.0 core target; left out`);
-        return;
-      }
-      const s = channel.sampler as number;
-      const sampler = samplers[s]!;
-      if (!decoded.has(s)) {
-        const input = sampler.input as number;
-        if (!timesOf.has(input)) timesOf.set(input, keyTimes(accessor(input), `${p}/samplers/${s}/input`, warnings));
-        decoded.set(s, { times: timesOf.get(input)!, values: accessor(sampler.output as number), pointer: `${p}/samplers/${s}/output`, checked: false });
-      }
-      const output = decoded.get(s)!;
-      const { times, values } = output;
-      start = Math.min(start, times[0]!);
-      const node = target.node as number;
-      const interpolation = (sampler.interpolation as string | undefined) ?? 'LINEAR';
-      const width = TYPE_COMPONENTS[PATH_TYPES[path]!]!;
-      const targets = path === 'weights' ? morphTargetCount(c, c.nodes![node]!) : 1;
-      // One float4 per key (LINEAR/STEP translation, rotation, scale) is checked as it is copied
-      // (curveKeys); other outputs once per sampler, here.
-      if ((interpolation === 'CUBICSPLINE' || targets > 1) && !output.checked) checkValues(values, 0, values.length, output.pointer);
-      output.checked = true;
-      for (let m = 0; m < targets; m++) {
-        curves.push({
-          curveType: CURVE_TYPES[path]!,
-          target: { joint: nodeNames[node]!, property: path === 'weights' ? `weights/${m}` : path },
-          active: true,
-          keys: curveKeys(times, values, output.pointer, interpolation, width, targets, m),
-        });
-      }
-    });
-    const extras = animcoreExtras(animation, p, warnings);
-    return new AnimClip({ name: names[a]!, curves: [...curves, ...extras.curves], events: extras.events, rotation: 'slerp', metadata: { index: a, start: Number.isFinite(start) ? start : 0 } });
-  });
+  // Plain loops over module-level functions rather than callbacks made per file, which V8
+  // compiled again for most files read (--trace-opt; issue 15, gltf-resample).
+  const clips: AnimClip[] = [];
+  for (let a = 0; a < c.animations!.length; a++) clips.push(animationClip(c, buffers, nodeNames, warnings, timesOf, a, names[a]!));
+  return clips;
+}
+
+/** Animation `a` of the document as a clip named `name` (`gltfClips`). */
+function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeNames: readonly string[], warnings: string[], timesOf: Map<number, Float32Array>, a: number, name: string): AnimClip {
+  const animation = c.animations![a]!;
+  const p = `/animations/${a}`;
+  const samplers = animation.samplers as JsonObject[];
+  const decoded = new Map<number, DecodedSampler>();
+  const curves: AnimCurve[] = [];
+  let start = Infinity;
+  const channels = animation.channels as JsonObject[];
+  for (let k = 0; k < channels.length; k++) {
+    const target = channels[k]!.target as JsonObject;
+    const path = target.path as string;
+    if (target.node === undefined || PATH_TYPES[path] === undefined) {
+      warnings.push(`${p}/channels/${k}: a "${path}" channel${target.node === undefined ? ' without a node' : ''} is not a glTF 2.0 core target; left out`);
+      continue;
+    }
+    const s = channels[k]!.sampler as number;
+    const sampler = samplers[s]!;
+    if (!decoded.has(s)) {
+      const input = sampler.input as number;
+      if (!timesOf.has(input)) timesOf.set(input, keyTimes(readAccessorFloats(c, buffers, input), `${p}/samplers/${s}/input`, warnings));
+      decoded.set(s, { times: timesOf.get(input)!, values: readAccessorFloats(c, buffers, sampler.output as number), pointer: `${p}/samplers/${s}/output`, checked: false });
+    }
+    const output = decoded.get(s)!;
+    const { times, values } = output;
+    start = Math.min(start, times[0]!);
+    const node = target.node as number;
+    const interpolation = (sampler.interpolation as string | undefined) ?? 'LINEAR';
+    const width = TYPE_COMPONENTS[PATH_TYPES[path]!]!;
+    const targets = path === 'weights' ? morphTargetCount(c, c.nodes![node]!) : 1;
+    // One float4 per key (LINEAR/STEP translation, rotation, scale) is checked as it is copied
+    // (curveKeys); other outputs once per sampler, here.
+    if ((interpolation === 'CUBICSPLINE' || targets > 1) && !output.checked) checkValues(values, 0, values.length, output.pointer);
+    output.checked = true;
+    for (let m = 0; m < targets; m++) {
+      curves.push({
+        curveType: CURVE_TYPES[path]!,
+        target: { joint: nodeNames[node]!, property: path === 'weights' ? `weights/${m}` : path },
+        active: true,
+        keys: curveKeys(times, values, output.pointer, interpolation, width, targets, m),
+      });
+    }
+  }
+  const extras = animcoreExtras(animation, p, warnings);
+  return new AnimClip({ name, curves: [...curves, ...extras.curves], events: extras.events, rotation: 'slerp', metadata: { index: a, start: Number.isFinite(start) ? start : 0 } });
+}
+
+/** A sampler's decoded accessors, read once per animation. */
+interface DecodedSampler {
+  readonly times: Float32Array;
+  readonly values: Float32Array;
+  readonly pointer: string;
+  checked: boolean;
 }
 
 /** Key times, checked: finite and non-decreasing (equal neighbours, which the spec forbids, are kept as a step and reported). */
