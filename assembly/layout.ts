@@ -45,6 +45,7 @@ export const CLIP_VELOCITY_OUT = 56; // ptr: u32 output byte offset per Velocity
 export const CLIP_KEYS = 60; // ptr: the kind's key data
 export const CLIP_KEY_COUNT = 64; // u32 uniform: keys per slot; keyed and cubic: time groups; mixed: parts
 export const CLIP_SINGLE_COUNT = 68; // u32 keyed and cubic: time groups of one slot (see KEYED_*)
+export const CLIP_QUANT_SLICES = 68; // u32 quantized, in the same place: byte offset of the first slice from CLIP_KEYS (QUANT_*)
 export const CLIP_KEY_DURATION = 72; // f64 uniform: seconds between keys
 export const CLIP_HEADER_SIZE = 80;
 
@@ -74,25 +75,27 @@ export const KEYED_SINGLE_CURSOR = 4; // u32 in a slot's cursor bytes: the curso
 export const CUBIC_KEY_BYTES = 48;
 
 // Quantized key data (KIND_QUANTIZED, on the uniform key grid of CLIP_KEY_COUNT/CLIP_KEY_DURATION)
-// at CLIP_KEYS (the bytes of one slice are the header's CLIP_SLICE_BYTES): one range per linear
-// slot (QUANT_RANGE_SIZE bytes: f32 min x, y, z, 0 and step x, y, z, 0; component i of a key is
-// min_i + code_i × step_i; a constant component has step 0 and no code of its own), then
-// one u32 per linear slot: the byte offset o of its codes in a slice (component i's code at
-// o + 2i); then keyCount + 1 slices (the last one key 0 again, as uniform). A slice holds the
-// rotation slots first, QUANT_ROTATION_BYTES each: four i16 codes, component i of the stored
+// at CLIP_KEYS (the bytes of one slice are the header's CLIP_SLICE_BYTES). Linear slots come in
+// groups of four with the same changing components (mask m: bit i for component i; a partial group
+// is filled with copies of its first slot, output offset included, so CLIP_LINEAR_COUNT counts
+// them), ordered by m; QUANT_GROUP_COUNTS holds the number of groups of each m = 0 … 7 (u32
+// each). From QUANT_RANGES on,
+// per group its range, four lanes (one per slot) a vector: min x, min y, min z, then the step of
+// each changing component (component i of a key is min_i + code_i × step_i; a constant one is min_i
+// and has no code). Then, at CLIP_QUANT_SLICES (in the header, so the slices' address waits on the
+// header alone), keyCount + 1 slices (the last one key 0 again, as uniform). A slice holds
+// the rotation slots first, QUANT_ROTATION_BYTES each: four i16 codes, component i of the stored
 // (sign-aligned) key × QUANT_ROTATION_SCALE rounded; rotation slots in whole groups of four are
 // stored component by component (x of the four keys, then y, z, w: 32 bytes, for
-// structure-of-arrays decoding), the last R mod 4 key by key. Then the linear slots' u16 codes,
-// interleaved: where a slot has a constant component, its place (read, times step 0) may hold
-// another slot's code. QUANT_PAD spare bytes follow the slices, so the kernels' 8-byte loads stay
-// inside the block.
-export const QUANT_RANGE_MIN = 0;
-export const QUANT_RANGE_STEP = 16;
-export const QUANT_RANGE_SIZE = 32;
-export const QUANT_OFFSET_SIZE = 4;
+// structure-of-arrays decoding), the last R mod 4 key by key. Then per linear group, in the
+// ranges' order, the four slots' u16 codes of each changing component (QUANT_CODE_BYTES each).
+export const QUANT_GROUP_COUNTS = 0; // u32 × 8
+export const QUANT_RANGES = 32;
+export const QUANT_RANGE_MINS = 48; // bytes of a range's min x, y, z vectors, before its steps
+export const QUANT_RANGE_STEP = 16; // bytes of one step vector
+export const QUANT_CODE_BYTES = 8; // bytes of one component's codes in a group
 export const QUANT_ROTATION_BYTES = 8;
 export const QUANT_ROTATION_SCALE = 32767;
-export const QUANT_PAD = 8;
 
 // Mixed key data: one record per part (a clip-header block of one kind with its own slots).
 export const MIXED_KIND = 0; // u32 KIND_*

@@ -113,11 +113,12 @@ describe.each(BUILDS)('quantized encoding, %s build', (build) => {
     expect(quantized.encoding).toBe('quantized');
     expect(float.encoding).toBe('uniform');
     // The rig's translations keep z and its scales y constant: 2 codes each. Per slice 64 rotations
-    // × 8 B + 128 linear slots × 4 B; 301 slices (the closing one); per linear slot a range (32 B)
-    // and where its codes lie (4 B); the pad (8 B); the clip header, slot
-    // table and counts as the float block's — up to the blocks' alignment of their arrays to 16 bytes.
+    // × 8 B + 128 linear slots × 4 B; 301 slices (the closing one); the group counts (32 B); per
+    // group of four linear slots (16 of translations, 16 of scales) a range of min x, y, z and two
+    // steps, four lanes each (80 B); the clip header, slot table and counts as the float block's —
+    // up to the blocks' alignment of their arrays to 16 bytes.
     const headerAndTables = float.bytes - 301 * 192 * 16;
-    expect(Math.abs(quantized.bytes - (128 * 36 + 301 * (64 * 8 + 128 * 4) + 8 + headerAndTables))).toBeLessThan(16);
+    expect(Math.abs(quantized.bytes - (32 + 32 * 80 + 301 * (64 * 8 + 128 * 4) + headerAndTables))).toBeLessThan(16);
     const keys = 192 * 300;
     expect(quantized.bytes / keys).toBeLessThanOrEqual(6);
     expect(quantized.bytes / float.bytes).toBeLessThan(0.35);

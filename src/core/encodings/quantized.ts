@@ -1,12 +1,15 @@
 import type { AnimClip } from '../../anim/index.js';
 import {
   CLIP_KEY_COUNT,
-  CLIP_SLICE_BYTES,
   CLIP_KEY_DURATION,
+  CLIP_QUANT_SLICES,
+  CLIP_SLICE_BYTES,
   KIND_QUANTIZED,
-  QUANT_OFFSET_SIZE,
-  QUANT_PAD,
-  QUANT_RANGE_SIZE,
+  QUANT_CODE_BYTES,
+  QUANT_GROUP_COUNTS,
+  QUANT_RANGE_MINS,
+  QUANT_RANGE_STEP,
+  QUANT_RANGES,
   QUANT_ROTATION_BYTES,
 } from '../../../assembly/layout.js';
 import type { ClipLayout } from '../clip-layout.js';
@@ -14,73 +17,81 @@ import type { KernelMemory } from '../kernel-memory.js';
 import { writeClipBlock } from './clip-block.js';
 import type { EncodingContext, KeyEncoding } from './key-encoding.js';
 
-/**
- * Byte offsets in a slice for linear slots whose changing components are `masks` (bit i:
- * component i, whose code lies at offset + 2i), from `start` on: first fit, so that a slot's code
- * may take the place of another slot's constant component (x and z of one scale, x and z of the
- * next, in four codes). Slots with two gaps (x and z) go first, so the others fill their gaps.
- */
-function packLinearCodes(masks: readonly number[], start: number): number[] {
-  const taken: boolean[] = [];
-  const offsets = new Array<number>(masks.length).fill(start);
-  const order = masks.map((_, j) => j).sort((a, b) => Number(masks[b] === 5) - Number(masks[a] === 5) || a - b);
-  // Every place below `free` is taken, so a fit starts at free − 2 at the earliest (linear time).
-  let free = 0;
-  for (const j of order) {
-    const m = masks[j]!;
-    if (m === 0) continue;
-    let slot = Math.max(0, free - 2);
-    while ((m & 1 && taken[slot]) || (m & 2 && taken[slot + 1]) || (m & 4 && taken[slot + 2])) slot++;
-    for (let i = 0; i < 3; i++) if (m & (1 << i)) taken[slot + i] = true;
-    while (taken[free]) free++;
-    offsets[j] = start + 2 * slot;
-  }
-  return offsets;
+/** Components (set bits) of a changing-component mask. */
+function componentCount(mask: number): number {
+  return (mask & 1) + ((mask >> 1) & 1) + (mask >> 2);
 }
 
 /**
  * `quantized` keys (uniform keys compressed at load, `compression`) for `quantizedSampleSlots`
- * (assembly/quantized-clip.ts): the slice size (in the clip header), a range and the codes' offset per linear slot,
- * then key-major slices (rotations first, then the codes of the linear slots' changing components), the closing
- * slice included, as `quantizeClip` coded them (assembly/layout.ts QUANT_*). Only the curves
- * `quantizeClip` accepted come here; the others keep their own encoding beside it in a mixed clip.
+ * (assembly/quantized-clip.ts): the linear slots in groups of four by changing-component mask (a
+ * partial group filled with copies of its first slot), their group counts and ranges, then
+ * key-major slices (rotations first, then per group the codes of its changing components), the
+ * closing slice included, as `quantizeClip` coded them (assembly/layout.ts QUANT_*). Only the
+ * curves `quantizeClip` accepted come here; the others keep their own encoding beside it in a
+ * mixed clip.
  */
 export const quantizedEncoding: KeyEncoding = {
   name: 'quantized',
   kind: KIND_QUANTIZED,
   raw: false,
   clipHeader: true,
-  write(memory: KernelMemory, clip: AnimClip, layout: ClipLayout, context: EncodingContext): number {
-    const S = layout.slots.length;
-    const L = layout.linearCount;
-    const R = S - L;
-    const n = clip.keyCount;
+  write(memory: KernelMemory, clip: AnimClip, clipLayout: ClipLayout, context: EncodingContext): number {
     // writeClip gives this encoding only the curves quantizeClip coded.
-    const curves = layout.slots.map((i) => context.quantized![i]!);
-    const offsets = packLinearCodes(curves.slice(0, L).map((q) => q.changing), QUANT_ROTATION_BYTES * R);
-    const sliceBytes = Math.max(QUANT_ROTATION_BYTES * R, ...curves.slice(0, L).map((q, j) => offsets[j]! + 2 * (32 - Math.clz32(q.changing))));
-    const offsetTable = QUANT_RANGE_SIZE * L;
-    const { ptr, keys } = writeClipBlock(memory, clip, layout, clip.duration, offsetTable + QUANT_OFFSET_SIZE * L + sliceBytes * (n + 1) + QUANT_PAD);
+    const coded = (i: number) => context.quantized![i]!;
+    const linear = clipLayout.slots.slice(0, clipLayout.linearCount);
+    const groupCounts: number[] = [];
+    const grouped: number[] = [];
+    for (let m = 0; m < 8; m++) {
+      const slots = linear.filter((i) => coded(i).changing === m);
+      while (slots.length % 4) slots.push(slots[0]!);
+      groupCounts.push(slots.length / 4);
+      grouped.push(...slots);
+    }
+    const L = grouped.length;
+    const R = clipLayout.slots.length - clipLayout.linearCount;
+    const layout = { ...clipLayout, slots: [...grouped, ...clipLayout.slots.slice(clipLayout.linearCount)], linearCount: L };
+    const n = clip.keyCount;
+    const masks = grouped.map((i) => coded(i).changing);
+    let rangeBytes = 0;
+    let codeBytes = 0;
+    for (let j = 0; j < L; j += 4) {
+      rangeBytes += QUANT_RANGE_MINS + QUANT_RANGE_STEP * componentCount(masks[j]!);
+      codeBytes += QUANT_CODE_BYTES * componentCount(masks[j]!);
+    }
+    const sliceBytes = QUANT_ROTATION_BYTES * R + codeBytes;
+    const slicesAt = QUANT_RANGES + rangeBytes;
+    const { ptr, keys } = writeClipBlock(memory, clip, layout, clip.duration, slicesAt + sliceBytes * (n + 1));
     const { u32, f32, f64, u8 } = memory;
     u32[(ptr + CLIP_KEY_COUNT) >>> 2] = n;
     f64[(ptr + CLIP_KEY_DURATION) >>> 3] = clip.keyDuration;
     u32[(ptr + CLIP_SLICE_BYTES) >>> 2] = sliceBytes;
-    const slices = keys + offsetTable + QUANT_OFFSET_SIZE * L;
+    u32[(ptr + CLIP_QUANT_SLICES) >>> 2] = slicesAt;
+    u32.set(groupCounts, (keys + QUANT_GROUP_COUNTS) >>> 2);
+    const slices = keys + slicesAt;
     const u16 = new Uint16Array(u8.buffer);
-    for (let j = 0; j < L; j++) {
-      const q = curves[j]!;
-      f32.set(q.range!, (keys + QUANT_RANGE_SIZE * j) >>> 2);
-      u32[(keys + offsetTable + QUANT_OFFSET_SIZE * j) >>> 2] = offsets[j]!;
-      for (let k = 0; k <= n; k++) {
-        const at = (slices + sliceBytes * k + offsets[j]!) >>> 1;
-        for (let i = 0; i < 3; i++) if (q.changing & (1 << i)) u16[at + i] = q.codes[3 * k + i]!;
+    let range = keys + QUANT_RANGES;
+    let codes = QUANT_ROTATION_BYTES * R;
+    for (let j = 0; j < L; j += 4) {
+      const m = masks[j]!;
+      const changing = [0, 1, 2].filter((c) => m & (1 << c));
+      for (let lane = 0; lane < 4; lane++) {
+        const q = coded(grouped[j + lane]!);
+        // Vectors of four lanes: min x, y, z, then the step of each changing component.
+        for (let c = 0; c < 3; c++) f32[((range + 16 * c) >>> 2) + lane] = q.range![c]!;
+        changing.forEach((c, r) => {
+          f32[((range + QUANT_RANGE_MINS + QUANT_RANGE_STEP * r) >>> 2) + lane] = q.range![4 + c]!;
+          for (let k = 0; k <= n; k++) u16[((slices + sliceBytes * k + codes + QUANT_CODE_BYTES * r) >>> 1) + lane] = q.codes[3 * k + c]!;
+        });
       }
+      range += QUANT_RANGE_MINS + QUANT_RANGE_STEP * changing.length;
+      codes += QUANT_CODE_BYTES * changing.length;
     }
     // Rotation slots in whole groups of four are stored component by component (assembly/layout.ts QUANT_*).
     const groups = R & ~3;
     const i16 = new Int16Array(u8.buffer);
     for (let r = 0; r < R; r++) {
-      const codes = curves[L + r]!.codes;
+      const codes = coded(layout.slots[L + r]!).codes;
       const [first, stride] = r < groups ? [QUANT_ROTATION_BYTES * (r & ~3) + 2 * (r & 3), 8] : [QUANT_ROTATION_BYTES * r, 2];
       for (let k = 0; k <= n; k++) {
         const at = slices + sliceBytes * k + first;
