@@ -79,23 +79,30 @@ export const CUBIC_KEY_BYTES = 48;
 // groups of four with the same changing components (mask m: bit i for component i; a partial group
 // is filled with copies of its first slot, output offset included, so CLIP_LINEAR_COUNT counts
 // them), ordered by m; QUANT_GROUP_COUNTS holds the number of groups of each m = 0 … 7 (u32
-// each). From QUANT_RANGES on,
-// per group its range, four lanes (one per slot) a vector: min x, min y, min z, then the step of
-// each changing component (component i of a key is min_i + code_i × step_i; a constant one is min_i
-// and has no code). Then, at CLIP_QUANT_SLICES (in the header, so the slices' address waits on the
-// header alone), keyCount + 1 slices (the last one key 0 again, as uniform). A slice holds
-// the rotation slots first, QUANT_ROTATION_BYTES each: four i16 codes, component i of the stored
-// (sign-aligned) key × QUANT_ROTATION_SCALE rounded; rotation slots in whole groups of four are
-// stored component by component (x of the four keys, then y, z, w: 32 bytes, for
-// structure-of-arrays decoding), the last R mod 4 key by key. Then per linear group, in the
-// ranges' order, the four slots' u16 codes of each changing component (QUANT_CODE_BYTES each).
+// each), QUANT_W_ROTATIONS the number of leading rotation slots (a multiple of 4) that omit w in
+// every key, with the same sign in neighbouring keys (their groups need no placement and no check
+// of the flags). From QUANT_RANGES on, per group its range, four lanes (one per slot) a vector:
+// min x, min y, min z, then the step of each changing component (component i of a key is
+// min_i + code_i × step_i; a constant one is min_i and has no code). Then, at CLIP_QUANT_SLICES
+// (in the header, so the slices' address waits on the header alone), keyCount + 1 slices (the last
+// one key 0 again, as uniform). A slice holds the rotation slots first, QUANT_ROTATION_BYTES each:
+// the stored (sign-aligned) key as "smallest three" in 48 bits (ozz-animation's and ACL's idea,
+// our own bit layout): three i16 words, the components other than the omitted one in x, y, z, w
+// order, each the component × QUANT_ROTATION_WORD_MAX / √½ rounded to the nearest integer whose
+// bit 0 is a flag (15 bits of value, no shift to decode); bit 0 of the first and second word: the
+// omitted component's index (low, high bit), of the third: its sign (1: negative). Rotation slots
+// in whole groups of four are stored word by word (the first words of the four keys, then the
+// second, the third: 24 bytes, for structure-of-arrays decoding), the last R mod 4 key by key.
+// Then per linear group, in the ranges' order, the four slots' u16 codes of each changing
+// component (QUANT_CODE_BYTES each).
 export const QUANT_GROUP_COUNTS = 0; // u32 × 8
-export const QUANT_RANGES = 32;
+export const QUANT_W_ROTATIONS = 32; // u32
+export const QUANT_RANGES = 48;
 export const QUANT_RANGE_MINS = 48; // bytes of a range's min x, y, z vectors, before its steps
 export const QUANT_RANGE_STEP = 16; // bytes of one step vector
 export const QUANT_CODE_BYTES = 8; // bytes of one component's codes in a group
-export const QUANT_ROTATION_BYTES = 8;
-export const QUANT_ROTATION_SCALE = 32767;
+export const QUANT_ROTATION_BYTES = 6;
+export const QUANT_ROTATION_WORD_MAX = 32766;
 
 // Mixed key data: one record per part (a clip-header block of one kind with its own slots).
 export const MIXED_KIND = 0; // u32 KIND_*

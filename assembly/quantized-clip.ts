@@ -2,16 +2,16 @@
 // stored as integer codes (assembly/layout.ts QUANT_*). Linear slots: u16 codes of the components
 // that change, over per-component ranges, in groups of four slots with the same changing
 // components, stored component by component: the SIMD build lerps and scales a component of the
-// four at once (every lane useful) and transposes the group into its four outputs. Rotations: the
-// four components as i16 (the key × QUANT_ROTATION_SCALE), so that nlerp needs no decode at all —
-// the scale cancels in the normalisation, so a sample is the normalised lerp of the codes
-// themselves (the float sampler's nlerp, plus one integer-to-float conversion per component);
-// slerp and step use the key the codes stand for (code ÷ QUANT_ROTATION_SCALE) with quat.ts's
-// slerp. Smallest-three (ozz-animation, ACL) stores rotations in 48 bits but costs a square root
-// and a placement per key; this layout spends 2 bytes more per rotation key and saves them on the
-// constant components of translations and scales (issue 16, bench/RESULTS.md). The SIMD build
-// nlerps (or slerps, quat.ts `slerp4`) a group of four rotations as structure of arrays: a
-// group's keys are stored component by component, so they load as two vectors.
+// four at once (every lane useful) and transposes the group into its four outputs. Rotations:
+// smallest three in 48 bits (three 15-bit words, the omitted component's index and sign in their
+// bit 0; ozz-animation's and ACL's idea), decoded for keys k0 and k1 and nlerped, slerped (quat.ts)
+// or (step) returned as the float sampler does with its keys. The SIMD build takes a group of four
+// rotations as structure of arrays (ozz's layout): a group's words are stored word by word, so a
+// key of the group is two loads, the omitted components come from one f32x4.sqrt and are placed by
+// lane masks of the index bits (no branch per key). Its nlerp blends the two keys before placing
+// them when both have the same index and sign (neighbouring keys nearly always do: the quantizer
+// keeps an index while it may), and redoes, after the loop, the groups where they differ; groups of
+// curves that omit w in every key (sorted first) need neither the placement nor the check.
 import {
   CLIP_KEYS,
   CLIP_LINEAR_COUNT,
@@ -27,17 +27,24 @@ import {
   QUANT_RANGE_STEP,
   QUANT_RANGES,
   QUANT_ROTATION_BYTES,
-  QUANT_ROTATION_SCALE,
+  QUANT_ROTATION_WORD_MAX,
+  QUANT_W_ROTATIONS,
 } from './layout';
-import { copy4, nlerpAligned, SLERP_SHARED, slerp4, slerpPrepare, slerpPrepared, slerpShortest, transposeStore } from './quat';
+import { copy4, nlerpAligned, nlerpAlignedLanes4, SLERP_SHARED, slerpPrepare, slerpPrepared4, slerpShortest, transposeStore } from './quat';
 import { touchLines } from './read-ahead';
 import { pairK0, pairK1, pairW, uniformKeyPair } from './uniform-key';
 
-/** A rotation key is its codes × DECODE (f32): the stored key within half a code per component. */
-const DECODE: f32 = <f32>(1.0 / <f64>QUANT_ROTATION_SCALE);
+// A key is decoded in word units (a word v stands for v × ROTATION_STEP): the omitted component is
+// √(ROTATION_UNIT_SQ − ((a² + b²) + c²)); nlerp, whose normalisation cancels the scale, takes the
+// key as it is, step and slerp take it × ROTATION_STEP. Twins in src/core/encodings/quantize.ts.
+/** One unit of a rotation word, f32. */
+const ROTATION_STEP: f32 = <f32>(0.7071067811865476 / <f64>QUANT_ROTATION_WORD_MAX);
+/** A unit quaternion's squared length in word units, (QUANT_ROTATION_WORD_MAX / √½)², f32. */
+const ROTATION_UNIT_SQ: f32 = <f32>(2.0 * <f64>QUANT_ROTATION_WORD_MAX * <f64>QUANT_ROTATION_WORD_MAX);
 
-/** Float4 rotations for the blends, which read memory: a, b; SIMD slerp's leftovers: four a's, four b's. */
+/** Float4 rotations for the blends, which read memory: a, b; SIMD: two groups of four keys decoded (float4s). */
 const SCRATCH: usize = memory.data(160, 16);
+const GROUP_KEYS: usize = SCRATCH + 32;
 
 /** The number of components (bits) of changing-component mask `m` (0 … 7). */
 // @ts-ignore: decorator
@@ -137,31 +144,101 @@ function linearGroups(m: u32, count: u32, s0: usize, s1: usize, o: usize, w: f32
 }
 
 /**
- * The rotation codes at `at` (component i at `at + i × stride`: 2 for a key stored whole, 8 for a
- * member of a group of four) × `scale` as a float4 at `out`.
+ * The rotation key whose three words lie at `at`, `at + stride`, `at + 2 × stride` (stride 2 for
+ * a key stored whole, 8 for a member of a group of four), decoded as a unit float4 at `out`: per
+ * key the f32 operations of `decodeGroup`, so both builds decode alike.
+ */
+function decodeRotation(at: usize, stride: usize, out: usize): void {
+  const w0 = <i32>load<i16>(at), w1 = <i32>load<i16>(at + stride), w2 = <i32>load<i16>(at + (stride << 1));
+  const a = <f32>w0, b = <f32>w1, c = <f32>w2;
+  let l = Mathf.sqrt(ROTATION_UNIT_SQ - (a * a + b * b + c * c));
+  if (w2 & 1) l = -l;
+  const omitted = (w0 & 1) | ((w1 & 1) << 1);
+  // The three stored components in x, y, z, w order around the omitted one.
+  store<f32>(out + (<usize>omitted << 2), l * ROTATION_STEP);
+  store<f32>(out + (omitted == 0 ? 4 : 0), a * ROTATION_STEP);
+  store<f32>(out + (omitted <= 1 ? 8 : 4), b * ROTATION_STEP);
+  store<f32>(out + (omitted == 3 ? 8 : 12), c * ROTATION_STEP);
+}
+
+/**
+ * SIMD: the magnitudes of the omitted components of four keys in word units from their smallest
+ * three a, b, c. No clamp at 0: the omitted component is ½ or more in magnitude (quantize.ts).
  */
 // @ts-ignore: decorator
 @inline
-function loadRotation(at: usize, stride: usize, scale: f32, out: usize): void {
-  if (ASC_FEATURE_SIMD) {
-    // Only keys stored whole come here in this build.
-    v128.store(out, f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(v128.load64_zero(at))), f32x4.splat(scale)));
-  } else {
-    for (let i: usize = 0; i < 4; i++) store<f32>(out + (i << 2), <f32>load<i16>(at + i * stride) * scale);
-  }
+function omitted4(a: v128, b: v128, c: v128): v128 {
+  return f32x4.sqrt(f32x4.sub(f32x4.splat(ROTATION_UNIT_SQ), f32x4.add(f32x4.add(f32x4.mul(a, a), f32x4.mul(b, b)), f32x4.mul(c, c))));
 }
 
-/** SIMD: rotation codes 0–3 (low) or 4–7 (high) of eight i16 as f32. */
+/** SIMD: bit 0 of four i32 words as lane masks. */
 // @ts-ignore: decorator
 @inline
-function codesLow(v: v128): v128 {
-  return f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(v));
+function bit0(words: v128): v128 {
+  return i32x4.shr_s(i32x4.shl(words, 31), 31);
 }
 
+/** SIMD: `l` with the sign that bit 0 of the third words (i32x4) gives it. */
 // @ts-ignore: decorator
 @inline
-function codesHigh(v: v128): v128 {
-  return f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(v));
+function withSign(l: v128, cWords: v128): v128 {
+  return v128.xor(l, i32x4.shl(cWords, 31));
+}
+
+/** SIMD: a + (b − a) × w on four lanes. */
+// @ts-ignore: decorator
+@inline
+function lerpLanes(a: v128, b: v128, w: v128): v128 {
+  return f32x4.add(a, f32x4.mul(f32x4.sub(b, a), w));
+}
+
+/**
+ * SIMD: stores x, y, z, w of four keys, from their stored components a, b, c and omitted one l
+ * (signed), placed by the lane masks of the index bits, lo and hi (index 0: l a b c, 1: a l b c,
+ * 2: a b l c, 3: a b c l), at `d0` … `d3` (one key each). Xors instead of selects: with
+ * ta = (a ^ l) & (lo | hi), uh = (b ^ l) & hi, va = (c ^ l) & lo & hi: x = l ^ ta,
+ * y = a ^ ta ^ uh, z = b ^ uh ^ va, w = c ^ va (14 operations; bitselects take 20).
+ */
+// @ts-ignore: decorator
+@inline
+function placeStore(a: v128, b: v128, c: v128, l: v128, lo: v128, hi: v128, d0: usize, d1: usize, d2: usize, d3: usize): void {
+  const ta = v128.and(v128.xor(a, l), v128.or(lo, hi));
+  const uh = v128.and(v128.xor(b, l), hi);
+  const va = v128.and(v128.xor(c, l), v128.and(lo, hi));
+  transposeStore(v128.xor(l, ta), v128.xor(v128.xor(a, ta), uh), v128.xor(v128.xor(b, uh), va), v128.xor(c, va), d0, d1, d2, d3);
+}
+
+/**
+ * SIMD: the four keys of the group whose words lie at `at` (four first words, then second, third),
+ * decoded as unit float4s at `d0` … `d3` (member m at d_m) — per key the f32 operations of the
+ * scalar `decodeRotation`.
+ */
+function decodeGroup(at: usize, d0: usize, d1: usize, d2: usize, d3: usize): void {
+  const ab = v128.load(at);
+  const wa = i32x4.extend_low_i16x8_s(ab), wb = i32x4.extend_high_i16x8_s(ab), wc = i32x4.extend_low_i16x8_s(v128.load64_zero(at, 16));
+  const step = f32x4.splat(ROTATION_STEP);
+  const a = f32x4.convert_i32x4_s(wa), b = f32x4.convert_i32x4_s(wb), c = f32x4.convert_i32x4_s(wc);
+  const l = f32x4.mul(withSign(omitted4(a, b, c), wc), step);
+  placeStore(f32x4.mul(a, step), f32x4.mul(b, step), f32x4.mul(c, step), l, bit0(wa), bit0(wb), d0, d1, d2, d3);
+}
+
+/**
+ * SIMD: the nlerp of the group of rotations at byte `o` of slices `s0` and `s1` by `vw` into the
+ * outputs of slot table entries `outs` … `outs + 12`, from both keys decoded whole
+ * (`decodeGroup`): for groups whose keys differ in index or sign somewhere.
+ */
+function nlerpDecodedGroup(s0: usize, s1: usize, o: usize, vw: v128, outs: usize, out: usize): void {
+  const a = GROUP_KEYS, b = GROUP_KEYS + 64;
+  decodeGroup(s0 + o, a, a + 16, a + 32, a + 48);
+  decodeGroup(s1 + o, b, b + 16, b + 32, b + 48);
+  nlerpAlignedLanes4(a, a + 16, a + 32, a + 48, b, b + 16, b + 32, b + 48, vw, out + <usize>load<u32>(outs), out + <usize>load<u32>(outs, 4), out + <usize>load<u32>(outs, 8), out + <usize>load<u32>(outs, 12));
+}
+
+/** SIMD: the words' bit-0 flags (index, sign) that differ between the group at `a` and the one at `b`, as set bits. */
+// @ts-ignore: decorator
+@inline
+function flagChanges(a: usize, b: usize): v128 {
+  return v128.or(v128.xor(v128.load(a), v128.load(b)), v128.xor(v128.load64_zero(a, 16), v128.load64_zero(b, 16)));
 }
 
 // One function per mask, each inlining `linearGroups` with its mask a constant, so that the
@@ -241,72 +318,87 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
     // address that moves with the caller's stack depth, slowed the nlerp loop by 13–21 % in
     // some processes and not others (4 KiB aliasing of the spills with the loop's loads).
     const vw = f32x4.splat(w);
-    const decode = f32x4.splat(DECODE);
+    const outs = slotOut + (<usize>L << 2);
     if (flags & FLAG_STEP) {
       for (; r < groups; r += 4) {
-        const a01 = v128.load(s0 + <usize>r * QUANT_ROTATION_BYTES), a23 = v128.load(s0 + <usize>r * QUANT_ROTATION_BYTES, 16);
-        const outs = slotOut + (<usize>(L + r) << 2);
-        transposeStore(
-          f32x4.mul(codesLow(a01), decode),
-          f32x4.mul(codesHigh(a01), decode),
-          f32x4.mul(codesLow(a23), decode),
-          f32x4.mul(codesHigh(a23), decode),
-          out + <usize>load<u32>(outs),
-          out + <usize>load<u32>(outs, 4),
-          out + <usize>load<u32>(outs, 8),
-          out + <usize>load<u32>(outs, 12),
-        );
+        const slots = outs + (<usize>r << 2);
+        decodeGroup(s0 + <usize>r * QUANT_ROTATION_BYTES, out + <usize>load<u32>(slots), out + <usize>load<u32>(slots, 4), out + <usize>load<u32>(slots, 8), out + <usize>load<u32>(slots, 12));
       }
     } else if ((flags & FLAG_SLERP) == 0) {
+      // Every group as if its two keys had the same index and sign per lane: then they are the same
+      // permutation of x, y, z, w, so the stored components and the omitted one's magnitude are
+      // blended in word units as they are (nlerp's normalisation cancels the scale), and the result
+      // is signed and placed once. The flags that differ anywhere are collected (no branch in the
+      // loop: a branch or call would cost every turn the registers the other path needs), and the
+      // groups where they do are done again from keys decoded whole.
+      // Groups that omit w in every key, with the sign of neighbouring keys alike: x, y, z and w as stored.
+      const wGroups = load<u32>(keys, QUANT_W_ROTATIONS);
+      for (; r < wGroups; r += 4) {
+        const o = <usize>r * QUANT_ROTATION_BYTES;
+        const ab0 = v128.load(s0 + o), ab1 = v128.load(s1 + o);
+        const wc = i32x4.extend_low_i16x8_s(v128.load64_zero(s0 + o, 16));
+        const a0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab0)), b0 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab0)), k0 = f32x4.convert_i32x4_s(wc);
+        const a1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab1));
+        const b1 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab1));
+        const k1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(v128.load64_zero(s1 + o, 16)));
+        const x = lerpLanes(a0, a1, vw), y = lerpLanes(b0, b1, vw), z = lerpLanes(k0, k1, vw);
+        const q = lerpLanes(omitted4(a0, b0, k0), omitted4(a1, b1, k1), vw);
+        const inv = f32x4.div(f32x4.splat(1), f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)))));
+        const slots = outs + (<usize>r << 2);
+        transposeStore(
+          f32x4.mul(x, inv),
+          f32x4.mul(y, inv),
+          f32x4.mul(z, inv),
+          withSign(f32x4.mul(q, inv), wc),
+          out + <usize>load<u32>(slots),
+          out + <usize>load<u32>(slots, 4),
+          out + <usize>load<u32>(slots, 8),
+          out + <usize>load<u32>(slots, 12),
+        );
+      }
+      let changed = i32x4.splat(0);
       for (; r < groups; r += 4) {
         const o = <usize>r * QUANT_ROTATION_BYTES;
-        const a01 = v128.load(s0 + o), a23 = v128.load(s0 + o, 16);
-        const b01 = v128.load(s1 + o), b23 = v128.load(s1 + o, 16);
-        const ax = codesLow(a01), ay = codesHigh(a01), az = codesLow(a23), aw = codesHigh(a23);
-        // quat.ts `nlerpAligned` lane by lane (its dot4's order of sums); the codes' lengths are
-        // ≈ QUANT_ROTATION_SCALE, far from its zero and overflow cases.
-        const x = f32x4.add(ax, f32x4.mul(f32x4.sub(codesLow(b01), ax), vw));
-        const y = f32x4.add(ay, f32x4.mul(f32x4.sub(codesHigh(b01), ay), vw));
-        const z = f32x4.add(az, f32x4.mul(f32x4.sub(codesLow(b23), az), vw));
-        const q = f32x4.add(aw, f32x4.mul(f32x4.sub(codesHigh(b23), aw), vw));
-        const len = f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q))));
-        const outs = slotOut + (<usize>(L + r) << 2);
-        transposeStore(
-          f32x4.div(x, len),
-          f32x4.div(y, len),
-          f32x4.div(z, len),
-          f32x4.div(q, len),
-          out + <usize>load<u32>(outs),
-          out + <usize>load<u32>(outs, 4),
-          out + <usize>load<u32>(outs, 8),
-          out + <usize>load<u32>(outs, 12),
+        const ab0 = v128.load(s0 + o), c0 = v128.load64_zero(s0 + o, 16);
+        const ab1 = v128.load(s1 + o), c1 = v128.load64_zero(s1 + o, 16);
+        changed = v128.or(changed, v128.or(v128.xor(ab0, ab1), v128.xor(c0, c1)));
+        const wa = i32x4.extend_low_i16x8_s(ab0), wb = i32x4.extend_high_i16x8_s(ab0), wc = i32x4.extend_low_i16x8_s(c0);
+        const a0 = f32x4.convert_i32x4_s(wa), b0 = f32x4.convert_i32x4_s(wb), k0 = f32x4.convert_i32x4_s(wc);
+        const a1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab1));
+        const b1 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab1));
+        const k1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(c1));
+        const x = lerpLanes(a0, a1, vw), y = lerpLanes(b0, b1, vw), z = lerpLanes(k0, k1, vw);
+        const q = lerpLanes(omitted4(a0, b0, k0), omitted4(a1, b1, k1), vw);
+        const inv = f32x4.div(f32x4.splat(1), f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)))));
+        const slots = outs + (<usize>r << 2);
+        placeStore(
+          f32x4.mul(x, inv),
+          f32x4.mul(y, inv),
+          f32x4.mul(z, inv),
+          withSign(f32x4.mul(q, inv), wc),
+          bit0(wa),
+          bit0(wb),
+          out + <usize>load<u32>(slots),
+          out + <usize>load<u32>(slots, 4),
+          out + <usize>load<u32>(slots, 8),
+          out + <usize>load<u32>(slots, 12),
         );
+      }
+      if (v128.any_true(v128.and(changed, i16x8.splat(1)))) {
+        for (let g = wGroups; g < groups; g += 4) {
+          const o = <usize>g * QUANT_ROTATION_BYTES;
+          if (v128.any_true(v128.and(flagChanges(s0 + o, s1 + o), i16x8.splat(1)))) nlerpDecodedGroup(s0, s1, o, vw, outs + (<usize>g << 2), out);
+        }
       }
     } else {
       slerpPrepare(SLERP_SHARED, w);
+      const ka = GROUP_KEYS, kb = GROUP_KEYS + 64;
       for (; r < groups; r += 4) {
         const o = <usize>r * QUANT_ROTATION_BYTES;
-        const outs = slotOut + (<usize>(L + r) << 2);
-        const d0 = out + <usize>load<u32>(outs), d1 = out + <usize>load<u32>(outs, 4);
-        const d2 = out + <usize>load<u32>(outs, 8), d3 = out + <usize>load<u32>(outs, 12);
-        const a01 = v128.load(s0 + o), a23 = v128.load(s0 + o, 16);
-        const b01 = v128.load(s1 + o), b23 = v128.load(s1 + o, 16);
-        const ax = f32x4.mul(codesLow(a01), decode), ay = f32x4.mul(codesHigh(a01), decode);
-        const az = f32x4.mul(codesLow(a23), decode), aw = f32x4.mul(codesHigh(a23), decode);
-        const bx = f32x4.mul(codesLow(b01), decode), by = f32x4.mul(codesHigh(b01), decode);
-        const bz = f32x4.mul(codesLow(b23), decode), bw = f32x4.mul(codesHigh(b23), decode);
-        const rest = slerp4(SLERP_SHARED, ax, ay, az, aw, bx, by, bz, bw, d0, d1, d2, d3);
-        if (rest) {
-          // Gaps over 20° or zero results: those quaternions by slerpPrepared, from float4s.
-          const a4 = SCRATCH + 32;
-          const b4 = SCRATCH + 96;
-          transposeStore(ax, ay, az, aw, a4, a4 + 16, a4 + 32, a4 + 48);
-          transposeStore(bx, by, bz, bw, b4, b4 + 16, b4 + 32, b4 + 48);
-          if (rest & 1) slerpPrepared(SLERP_SHARED, a4, b4, d0);
-          if (rest & 2) slerpPrepared(SLERP_SHARED, a4 + 16, b4 + 16, d1);
-          if (rest & 4) slerpPrepared(SLERP_SHARED, a4 + 32, b4 + 32, d2);
-          if (rest & 8) slerpPrepared(SLERP_SHARED, a4 + 48, b4 + 48, d3);
-        }
+        const slots = outs + (<usize>r << 2);
+        decodeGroup(s0 + o, ka, ka + 16, ka + 32, ka + 48);
+        decodeGroup(s1 + o, kb, kb + 16, kb + 32, kb + 48);
+        slerpPrepared4(SLERP_SHARED, ka, kb, out + <usize>load<u32>(slots), out + <usize>load<u32>(slots, 4), out + <usize>load<u32>(slots, 8), out + <usize>load<u32>(slots, 12));
       }
     }
   }
@@ -316,14 +408,12 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
     const o = inGroup ? <usize>(r & ~3) * QUANT_ROTATION_BYTES + (<usize>(r & 3) << 1) : <usize>r * QUANT_ROTATION_BYTES;
     const stride: usize = inGroup ? 8 : 2;
     const dst = out + <usize>load<u32>(slotOut + (<usize>(L + r) << 2));
-    // nlerp blends the codes themselves (the scale cancels); step and slerp the keys they stand for.
-    const scale: f32 = flags & (FLAG_STEP | FLAG_SLERP) ? DECODE : 1;
-    loadRotation(s0 + o, stride, scale, a);
+    decodeRotation(s0 + o, stride, a);
     if (flags & FLAG_STEP) {
       copy4(a, dst);
       continue;
     }
-    loadRotation(s1 + o, stride, scale, b);
+    decodeRotation(s1 + o, stride, b);
     if (flags & FLAG_SLERP) slerpShortest(SLERP_SHARED, a, b, w, dst);
     else nlerpAligned(a, b, w, dst);
   }

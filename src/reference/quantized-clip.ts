@@ -20,9 +20,9 @@ function quantized(clip: AnimClip, compression: CompressionOptions): (QuantizedC
  * Plain-TypeScript twin of `quantizedSampleSlots` (assembly/quantized-clip.ts): samples `clip` as
  * a core that loaded it with `compression` does. Curves that `quantizeClip` codes are sampled
  * from their codes at keys k0 and k1 (the uniform key pair, `uniformKeyPair`): linear curves lerp
- * the codes, then min + code × step per component (w 0), in f32 as the kernel; rotations nlerp
- * the codes themselves (default; the scale cancels in the normalisation) or slerp the keys they
- * stand for (`decodeRotation`), in float64; `step` returns key k0 decoded. Every other curve is
+ * the codes, then min + code × step per component (w 0), in f32 as the kernel; rotations decode
+ * keys k0 and k1 from their smallest three (`decodeRotation`, f32 as the kernels) and nlerp
+ * (default) or slerp them in float64; `step` returns key k0 decoded. Every other curve is
  * sampled by `referenceSample`. Writes `out.samples` (4 × curveCount) and `out.counts`.
  * @throws UsageError when `out` is too small or for bounds that are not finite numbers > 0
  */
@@ -38,10 +38,10 @@ export function referenceSampleQuantized(clip: AnimClip, compression: Compressio
     if (c === null) return;
     let v: F4;
     if (c.range === null) {
-      const codes = c.codes as Int16Array;
-      if (step) v = decodeRotation(codes, pair.k0);
-      else if (options.rotation === 'slerp') v = slerp(decodeRotation(codes, pair.k0), 0, decodeRotation(codes, k1), 0, w);
-      else v = nlerp(codes, 4 * pair.k0, codes, 4 * k1, w, false);
+      const q0 = decodeRotation(c.codes, pair.k0);
+      if (step) v = q0;
+      else if (options.rotation === 'slerp') v = slerp(q0, 0, decodeRotation(c.codes, k1), 0, w);
+      else v = nlerp(q0, 0, decodeRotation(c.codes, k1), 0, w, false);
     } else {
       // In f32 as the kernel: min + code × step is a difference of large numbers when min is.
       const r = c.range;

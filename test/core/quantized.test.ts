@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AnimClip, AnimResource, type CurveType, restValue, type SampleOptions } from '../../src/anim/index.js';
 import type { AnimCore, CompressionOptions } from '../../src/core/index.js';
 import { quantizeClip } from '../../src/core/encodings/index.js';
+import { decodeRotation, ROTATION_HALF_STEP } from '../../src/core/encodings/quantize.js';
+import { withClosingKey } from '../../src/anim/closing-key.js';
 import { UsageError } from '../../src/errors.js';
 import { referenceSample, referenceSampleQuantized } from '../../src/reference/index.js';
 import { expectCloseRelative, sampleArrays } from '../helpers/compare.js';
@@ -102,7 +104,73 @@ describe.each(BUILDS)('quantized encoding, %s build', (build) => {
     );
   });
 
-  it('stores a 64-joint rig of 300 keys in at most 6 bytes per T/R/S key: 8 per rotation key, no codes for constant components', () => {
+  it('decodes unit rotation keys within the 15-bit bound, keeps every such curve quantized at that bound over cos(θ/2), and samples within it', () => {
+    // Smallest three in 48 bits: the three stored components are within one word unit
+    // (ROTATION_HALF_STEP = √½ / 32766 ≈ 2.16e-5, 15 bits of value) of the key, the omitted one
+    // (|q_i| ≥ ½) within three, so a decoded key is within √12 units (≈ 7.5e-5, Euclidean); f32
+    // rounding adds at most ~1e-7. Between keys θ apart, nlerp and slerp stay within √12 units / cos(θ/2).
+    const h = ROTATION_HALF_STEP;
+    const f32 = 2e-7;
+    const unit = fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }))
+      .filter((q) => Math.hypot(...q) > 0.1)
+      .map((q) => q.map((c) => c / Math.hypot(...q)));
+    const curve = fc.record({ start: unit, steps: fc.array(unit, { minLength: 2, maxLength: 10 }), spread: fc.constantFrom(0.01, 0.2, 0.6) }).map(({ start, steps, spread }) => {
+      let q = start;
+      return steps.map((d) => {
+        const next = q.map((c, i) => c + spread * d[i]!);
+        const l = Math.hypot(...next);
+        q = next.map((c) => c / l);
+        return q;
+      });
+    });
+    fc.assert(
+      fc.property(curve, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 6 }), sampleOptions, (keys, times, options) => {
+        const n = keys.length;
+        const clip = new AnimClip({
+          name: 'r',
+          curves: [{ curveType: 'rotation', active: true, target: { joint: 'j', property: 'rotation' }, keys: { encoding: 'uniform', values: Float32Array.from(keys.flat()) } }],
+          keyCount: n,
+          keyDuration: 0.1,
+        });
+        const stored = withClosingKey((clip.curves[0]!.keys as { values: Float32Array }).values, n, true);
+        // The widest gap between neighbouring (sign-aligned) keys, as cos(θ/2) = |lerp at ½|.
+        let minCos = 1;
+        for (let k = 0; k + 1 < n; k++) minCos = Math.min(minCos, Math.hypot(...[0, 1, 2, 3].map((i) => (stored[4 * k + i]! + stored[4 * k + 4 + i]!) / 2)));
+        const bound = (Math.sqrt(12) * h) / minCos + 1e-6;
+        const [q] = quantizeClip(clip, { rotation: bound });
+        // Every unit curve with gaps under 180° is held at that bound: the format, not luck.
+        if (minCos < 0.72) return;
+        expect(q).not.toBeNull();
+        for (let k = 0; k < n; k++) {
+          const d = decodeRotation(q!.codes, k);
+          const e = d.map((c, i) => Math.abs(c - stored[4 * k + i]!));
+          const omitted = e.indexOf(Math.max(...e));
+          expect(Math.hypot(...e)).toBeLessThanOrEqual(Math.sqrt(12) * h + f32);
+          e.forEach((x, i) => expect(x).toBeLessThanOrEqual((i === omitted ? 3 * h : h) + f32));
+        }
+        const resource = new AnimResource({ format: 'test', clips: [clip] });
+        core.load(resource, { compression: { rotation: bound } });
+        const buf = core.createSampleBuffer(clip);
+        const float = sampleArrays(1);
+        try {
+          for (const t of times) {
+            core.sampler.sample(clip, t * n * 0.1, buf, options);
+            referenceSample(clip, t * n * 0.1, float, options);
+            const v = Array.from(buf.samples.subarray(0, 4));
+            const f = Array.from(float.samples.subarray(0, 4));
+            const err = Math.min(...[1, -1].map((s) => Math.max(...v.map((x, i) => Math.abs(x - s * f[i]!)))));
+            expect(err).toBeLessThanOrEqual(bound + 4e-6);
+          }
+        } finally {
+          buf.dispose();
+          resource.dispose();
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('stores a 64-joint rig of 300 keys in at most 6 bytes per T/R/S key: 6 per rotation key, no codes for constant components', () => {
     const clip = makeRig(64, 300, 1);
     const copy = makeRig(64, 300, 1);
     const resource = new AnimResource({ format: 'test', clips: [clip, copy] });
@@ -113,15 +181,16 @@ describe.each(BUILDS)('quantized encoding, %s build', (build) => {
     expect(quantized.encoding).toBe('quantized');
     expect(float.encoding).toBe('uniform');
     // The rig's translations keep z and its scales y constant: 2 codes each. Per slice 64 rotations
-    // × 8 B + 128 linear slots × 4 B; 301 slices (the closing one); the group counts (32 B); per
+    // × 6 B (smallest three) + 128 linear slots × 4 B; 301 slices (the closing one); the group
+    // counts and the count of rotations that omit w (48 B); per
     // group of four linear slots (16 of translations, 16 of scales) a range of min x, y, z and two
     // steps, four lanes each (80 B); the clip header, slot table and counts as the float block's —
     // up to the blocks' alignment of their arrays to 16 bytes.
     const headerAndTables = float.bytes - 301 * 192 * 16;
-    expect(Math.abs(quantized.bytes - (32 + 32 * 80 + 301 * (64 * 8 + 128 * 4) + headerAndTables))).toBeLessThan(16);
+    expect(Math.abs(quantized.bytes - (48 + 32 * 80 + 301 * (64 * 6 + 128 * 4) + headerAndTables))).toBeLessThan(16);
     const keys = 192 * 300;
     expect(quantized.bytes / keys).toBeLessThanOrEqual(6);
-    expect(quantized.bytes / float.bytes).toBeLessThan(0.35);
+    expect(quantized.bytes / float.bytes).toBeLessThan(0.3);
     resource.dispose();
   });
 

@@ -11,10 +11,12 @@ import {
   QUANT_RANGE_STEP,
   QUANT_RANGES,
   QUANT_ROTATION_BYTES,
+  QUANT_W_ROTATIONS,
 } from '../../../assembly/layout.js';
 import type { ClipLayout } from '../clip-layout.js';
 import type { KernelMemory } from '../kernel-memory.js';
 import { writeClipBlock } from './clip-block.js';
+import { omitsW } from './quantize.js';
 import type { EncodingContext, KeyEncoding } from './key-encoding.js';
 
 /** Components (set bits) of a changing-component mask. */
@@ -50,7 +52,10 @@ export const quantizedEncoding: KeyEncoding = {
     }
     const L = grouped.length;
     const R = clipLayout.slots.length - clipLayout.linearCount;
-    const layout = { ...clipLayout, slots: [...grouped, ...clipLayout.slots.slice(clipLayout.linearCount)], linearCount: L };
+    const rotations = clipLayout.slots.slice(clipLayout.linearCount);
+    const omitW = rotations.map((i) => omitsW(coded(i).codes));
+    const byW = rotations.filter((_, r) => omitW[r]);
+    const layout = { ...clipLayout, slots: [...grouped, ...byW, ...rotations.filter((_, r) => !omitW[r])], linearCount: L };
     const n = clip.keyCount;
     const masks = grouped.map((i) => coded(i).changing);
     let rangeBytes = 0;
@@ -68,6 +73,7 @@ export const quantizedEncoding: KeyEncoding = {
     u32[(ptr + CLIP_SLICE_BYTES) >>> 2] = sliceBytes;
     u32[(ptr + CLIP_QUANT_SLICES) >>> 2] = slicesAt;
     u32.set(groupCounts, (keys + QUANT_GROUP_COUNTS) >>> 2);
+    u32[(keys + QUANT_W_ROTATIONS) >>> 2] = byW.length & ~3;
     const slices = keys + slicesAt;
     const u16 = new Uint16Array(u8.buffer);
     let range = keys + QUANT_RANGES;
@@ -87,15 +93,13 @@ export const quantizedEncoding: KeyEncoding = {
       range += QUANT_RANGE_MINS + QUANT_RANGE_STEP * changing.length;
       codes += QUANT_CODE_BYTES * changing.length;
     }
-    // Rotation slots in whole groups of four are stored component by component (assembly/layout.ts QUANT_*).
     const groups = R & ~3;
-    const i16 = new Int16Array(u8.buffer);
     for (let r = 0; r < R; r++) {
       const codes = coded(layout.slots[L + r]!).codes;
       const [first, stride] = r < groups ? [QUANT_ROTATION_BYTES * (r & ~3) + 2 * (r & 3), 8] : [QUANT_ROTATION_BYTES * r, 2];
       for (let k = 0; k <= n; k++) {
         const at = slices + sliceBytes * k + first;
-        for (let i = 0; i < 4; i++) i16[(at + stride * i) >>> 1] = codes[4 * k + i]!;
+        for (let i = 0; i < 3; i++) u16[(at + stride * i) >>> 1] = codes[3 * k + i]!;
       }
     }
     return ptr;
