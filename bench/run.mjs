@@ -2,43 +2,63 @@
 // bench/results.json as { "<case>": { "<contender>": <units per second (median)> } }.
 // `npm run bench -- --quick` uses short runs (every case in under a minute); `--only <prefix>` runs
 // the cases whose name starts with the prefix and prints them without writing the results files.
-import { writeFileSync } from 'node:fs';
+// Each suite runs in a process of its own (`--suite <name>`, its figures handed back as JSON):
+// run one after another in one process, three.js's contenders measured up to 2× slower in the
+// later suites than alone (CesiumMan three.js-25 1.48 M in a full run, 3.40 M alone minutes
+// later; session 9), which flattered every ratio against them.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { AnimCore } from '../dist/index.js';
-import meteor from './suites/meteor.mjs';
-import mrtk from './suites/mrtk.mjs';
-import sampleKeyed from './suites/sample-keyed.mjs';
-import browserSampleMany from './suites/browser-sample-many.mjs';
-import browserGltfPlayback from './suites/browser-gltf-playback.mjs';
-import sampleMany from './suites/sample-many.mjs';
-import sampleUniform from './suites/sample-uniform.mjs';
-import blendLayers from './suites/blend-layers.mjs';
-import resampleBatch from './suites/resample-batch.mjs';
-import gltfPlayback from './suites/gltf-playback.mjs';
-import gltfResample from './suites/gltf-resample.mjs';
-import reduceBatch from './suites/reduce-batch.mjs';
-import crowdCold from './suites/crowd-cold.mjs';
-import memory from './suites/memory.mjs';
-import sampleQuantized from './suites/sample-quantized.mjs';
-import batchWalk from './suites/batch-walk.mjs';
+
+/** The suites (bench/suites/<name>.mjs), in the order they run; a child imports only its own. */
+const SUITES = ['sample-uniform', 'sample-quantized', 'sample-many', 'blend-layers', 'sample-keyed', 'mrtk', 'meteor', 'resample-batch', 'gltf-playback', 'gltf-resample', 'reduce-batch', 'crowd-cold', 'memory', 'browser-sample-many', 'browser-gltf-playback', 'batch-walk'];
 
 const quick = process.argv.includes('--quick');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt < 0 ? null : process.argv[onlyAt + 1];
-const suites = [sampleUniform, sampleQuantized, sampleMany, blendLayers, sampleKeyed, mrtk, meteor, resampleBatch, gltfPlayback, gltfResample, reduceBatch, crowdCold, memory, browserSampleMany, browserGltfPlayback, batchWalk];
-
-const cores = {
-  'animcore-simd': await AnimCore.create({ build: 'simd' }),
-  'animcore-scalar': await AnimCore.create({ build: 'scalar' }),
-};
+const suiteAt = process.argv.indexOf('--suite');
 
 const results = {};
 const details = {};
 // Wall-clock seconds per suite (set-up included), so a slow `--quick` run shows where its time goes.
 const seconds = {};
-for (const suite of suites) {
+if (suiteAt >= 0) {
+  // A child: one suite, its figures written to the file after the name.
+  const suite = (await import(`./suites/${process.argv[suiteAt + 1]}.mjs`)).default;
   // A suite that is slow to set up names its cases (`suite.cases`), so `--only` can skip it whole.
-  if (only !== null && suite.cases && !suite.cases.some((name) => name.startsWith(only))) continue;
+  if (only === null || !suite.cases || suite.cases.some((name) => name.startsWith(only))) await runSuite(suite);
+  writeFileSync(process.argv[suiteAt + 2], JSON.stringify({ results, details, seconds }));
+  process.exit(0);
+}
+const scratch = mkdtempSync(join(tmpdir(), 'animcore-bench-'));
+try {
+  for (const name of SUITES) {
+    const out = join(scratch, `${name}.json`);
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--suite', name, out, ...process.argv.slice(2)], { stdio: 'inherit' });
+    if (child.status !== 0) throw new Error(`bench: suite ${name} failed (${child.signal ?? `exit status ${child.status}`})`);
+    const figures = JSON.parse(readFileSync(out, 'utf8'));
+    Object.assign(results, figures.results);
+    Object.assign(details, figures.details);
+    Object.assign(seconds, figures.seconds);
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+if (only !== null) process.exit(0);
+writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
+writeFileSync(new URL('./results-detail.json', import.meta.url), JSON.stringify({ node: process.version, quick, seconds, details }, null, 2) + '\n');
+console.log('\nwrote bench/results.json');
+
+/** Runs `suite`'s cases (those `--only` selects) with the two builds, into `results`, `details` and `seconds`. */
+async function runSuite(suite) {
+  const cores = {
+    'animcore-simd': await AnimCore.create({ build: 'simd' }),
+    'animcore-scalar': await AnimCore.create({ build: 'scalar' }),
+  };
   const suiteStarted = performance.now();
   let ran = false;
   // A suite returns its cases (or a Promise of them, when it reads files first).
@@ -105,11 +125,7 @@ for (const suite of suites) {
     console.log(`\n${c.name} (${c.unit}, ${quick ? 'quick' : 'full'} run, Node ${process.version})`);
     console.table(rows);
   }
-  if (!ran) continue;
+  if (!ran) return;
   seconds[suite.name] = Math.round((performance.now() - suiteStarted) / 100) / 10;
   console.log(`(${suite.name}: ${seconds[suite.name]} s)`);
 }
-if (only !== null) process.exit(0);
-writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
-writeFileSync(new URL('./results-detail.json', import.meta.url), JSON.stringify({ node: process.version, quick, seconds, details }, null, 2) + '\n');
-console.log('\nwrote bench/results.json');
