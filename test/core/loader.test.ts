@@ -44,8 +44,8 @@ describe('loading the WebAssembly core', () => {
     expect(cjs.trim()).toBe('true');
   });
 
-  // A light install: each build stays under 96 KiB (raised from 64 KiB in session 7, ARCHITECTURE.md).
-  it('keeps each build under 96 KiB', () => {
-    for (const build of ['simd', 'scalar']) expect(statSync(wasmPath(build)).size).toBeLessThan(96 * 1024);
+  // A light install: each build stays under 128 KiB (64 KiB until session 7, 96 KiB until session 10; ARCHITECTURE.md).
+  it('keeps each build under 128 KiB', () => {
+    for (const build of ['simd', 'scalar']) expect(statSync(wasmPath(build)).size).toBeLessThan(128 * 1024);
   });
 });
