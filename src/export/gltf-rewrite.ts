@@ -188,15 +188,15 @@ function layOut(source: GltfSource, json: JsonObject, warnings: string[]): Layou
   const viewUsers = new Int32Array(c.bufferViews!.length); // views a kept accessor or an image uses, or none at all
   const viewDropped = new Uint8Array(c.bufferViews!.length);
   const keptAccessors: JsonObject[] = [];
-  accessors.forEach((a, i) => {
-    const views = accessorViews(a);
+  for (let i = 0; i < accessors.length; i++) {
+    const views = accessorViews(accessors[i]!);
     if (animationData.has(i)) {
       for (const v of views) viewDropped[v] = 1;
-      return;
+      continue;
     }
-    accessor[i] = keptAccessors.push(a) - 1;
+    accessor[i] = keptAccessors.push(accessors[i]!) - 1;
     for (const v of views) viewUsers[v]!++;
-  });
+  }
   for (const image of c.images!) if (image.bufferView !== undefined) viewUsers[image.bufferView as number]!++;
   const buffer = new OutputBuffer();
   const view = new Int32Array(c.bufferViews!.length).fill(-1);
@@ -295,35 +295,58 @@ function accessorViews(a: JsonObject): number[] {
  */
 function addAnimations(layout: Layout, planned: readonly PlannedAnimation<number>[], interpolation: 'linear' | 'step'): JsonObject[] {
   if (planned.length === 0) return [];
-  const parts: (Uint8Array | BinaryPart)[] = [];
-  let byteLength = 0;
-  const accessor = (part: Uint8Array | BinaryPart, def: JsonObject): number => {
-    const at = byteLength;
-    parts.push(part);
-    byteLength += part.byteLength; // every part is a whole number of 4-byte words (float32, or int16 × 4)
-    return layout.accessors.push({ bufferView: layout.views.length, byteOffset: at, ...def }) - 1;
-  };
-  const times = new SharedTimes<number>();
+  const data = new AnimationData(layout);
   const interp = interpolation === 'step' ? 'STEP' : 'LINEAR';
-  const animations = planned.map((a) => {
+  const animations: JsonObject[] = [];
+  for (let a = 0; a < planned.length; a++) animations.push(data.animation(planned[a]!, interp));
+  // Appended as they are (written only when the file is): each is whole 4-byte words, so they lie end to end.
+  const start = layout.buffer.append(new Uint8Array(0));
+  for (const part of data.parts) layout.buffer.append(part);
+  layout.views.push({ buffer: 0, byteOffset: start, byteLength: data.byteLength });
+  return animations;
+}
+
+/**
+ * The new animation data of `addAnimations`: its parts, in order, and the accessors of them. A
+ * class, not closures made per file, which V8 compiled again for most files written (issue 15).
+ */
+class AnimationData {
+  readonly parts: (Uint8Array | BinaryPart)[] = [];
+  byteLength = 0;
+  private readonly times = new SharedTimes<number>();
+
+  constructor(private readonly layout: Layout) {}
+
+  /** One planned animation as glTF JSON, its inputs (each distinct time array once) and outputs added. */
+  animation(a: PlannedAnimation<number>, interpolation: string): JsonObject {
     const samplers: JsonObject[] = [];
     const channels: JsonObject[] = [];
     for (const channel of a.channels) {
-      const t = channel.times;
-      const input = times.get(t, () => accessor(new Uint8Array(t.buffer, t.byteOffset, t.byteLength), { componentType: FLOAT, count: t.length, type: 'SCALAR', min: [t[0]], max: [t[t.length - 1]] }));
+      const input = this.input(channel.times);
       const type = channel.path === 'weights' ? 'SCALAR' : channel.path === 'rotation' ? 'VEC4' : 'VEC3';
       const quantized = channel.quantized;
       const width = type === 'SCALAR' ? 1 : type === 'VEC4' ? 4 : 3;
-      const output = accessor(new ChannelBytes(channel), { componentType: quantized ? SHORT : FLOAT, ...(quantized && { normalized: true }), count: channel.valueCount / width, type });
-      channels.push({ sampler: samplers.push({ input, output, interpolation: interp }) - 1, target: { node: channel.node, path: channel.path } });
+      const output = this.accessor(new ChannelBytes(channel), { componentType: quantized ? SHORT : FLOAT, ...(quantized && { normalized: true }), count: channel.valueCount / width, type });
+      channels.push({ sampler: samplers.push({ input, output, interpolation }) - 1, target: { node: channel.node, path: channel.path } });
     }
     return { name: a.name, channels, samplers, ...(a.extras && { extras: { animcore: a.extras } }) };
-  });
-  // Appended as they are (written only when the file is): each is whole 4-byte words, so they lie end to end.
-  const start = layout.buffer.append(new Uint8Array(0));
-  for (const part of parts) layout.buffer.append(part);
-  layout.views.push({ buffer: 0, byteOffset: start, byteLength });
-  return animations;
+  }
+
+  /** The input accessor of times `t` (SCALAR FLOAT with min and max, as inputs need), added the first time. */
+  private input(t: Float32Array): number {
+    const known = this.times.find(t);
+    if (known !== undefined) return known;
+    const index = this.accessor(new Uint8Array(t.buffer, t.byteOffset, t.byteLength), { componentType: FLOAT, count: t.length, type: 'SCALAR', min: [t[0]], max: [t[t.length - 1]] });
+    this.times.add(t, index);
+    return index;
+  }
+
+  private accessor(part: Uint8Array | BinaryPart, def: JsonObject): number {
+    const at = this.byteLength;
+    this.parts.push(part);
+    this.byteLength += part.byteLength; // every part is a whole number of 4-byte words (float32, or int16 × 4)
+    return this.layout.accessors.push({ bufferView: this.layout.views.length, byteOffset: at, ...def }) - 1;
+  }
 }
 
 /** The output JSON: the source's with accessors, views, buffers, images and animations replaced and references renumbered (`renumberAccessorRefs`). */

@@ -38,13 +38,31 @@ export class SharedTimes<T> {
 
   /** The value made for times equal to `times`, made by `make` the first time. */
   get(times: Float32Array, make: () => T): T {
-    const key = `${times.length}:${times[1]}:${times[times.length - 1]}`;
-    const list = this.byKey.get(key) ?? [];
-    const hit = list.find((e) => sameTimes(e.times, times));
-    if (hit) return hit.value;
+    const known = this.find(times);
+    if (known !== undefined) return known;
     const value = make();
-    list.push({ times, value });
-    this.byKey.set(key, list);
+    this.add(times, value);
     return value;
   }
+
+  /** The value added for times equal to `times`, or undefined. */
+  find(times: Float32Array): T | undefined {
+    const list = this.byKey.get(timesKey(times));
+    if (list === undefined) return undefined;
+    for (const e of list) if (sameTimes(e.times, times)) return e.value;
+    return undefined;
+  }
+
+  /** Adds the value for `times` (which `find` does not know yet). */
+  add(times: Float32Array, value: T): void {
+    const key = timesKey(times);
+    const list = this.byKey.get(key);
+    if (list) list.push({ times, value });
+    else this.byKey.set(key, [{ times, value }]);
+  }
+}
+
+/** A short key that equal time arrays share (few unequal ones do): their length, second and last time. */
+function timesKey(times: Float32Array): string {
+  return `${times.length}:${times[1]}:${times[times.length - 1]}`;
 }

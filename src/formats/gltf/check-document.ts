@@ -36,9 +36,9 @@ export function checkDocument(json: JsonObject, buffers: readonly Uint8Array[], 
     if (!supported.has(string(name, `/extensionsRequired/${i}`))) fail(`/extensionsRequired/${i}`, `the file requires extension ${String(name)}, which animcore cannot read`, 'unsupported');
   });
   const c: Record<string, JsonObject[]> = {};
-  for (const name of COLLECTIONS) c[name] = array(json[name], `/${name}`).map((v, i) => object(v, `/${name}/${i}`));
+  for (const name of COLLECTIONS) c[name] = objects(array(json[name], `/${name}`), `/${name}`);
   checkBufferViews(c, buffers);
-  c.accessors!.forEach((a, i) => checkAccessor(a, `/accessors/${i}`, c, buffers));
+  for (let i = 0; i < c.accessors!.length; i++) checkAccessor(c.accessors![i]!, `/accessors/${i}`, c, buffers);
   checkViewlessCounts(c.accessors!);
   checkNodes(c);
   c.skins!.forEach((skin, i) => {
@@ -220,8 +220,9 @@ export function morphTargetCount(c: GltfCollections, node: JsonObject): number {
  * for CUBICSPLINE.
  */
 function checkAnimation(animation: JsonObject, p: string, c: Record<string, JsonObject[]>): void {
-  const samplers = array(animation.samplers, `${p}/samplers`, true).map((s, k) => object(s, `${p}/samplers/${k}`));
-  samplers.forEach((s, k) => {
+  const samplers = objects(array(animation.samplers, `${p}/samplers`, true), `${p}/samplers`);
+  for (let k = 0; k < samplers.length; k++) {
+    const s = samplers[k]!;
     const q = `${p}/samplers/${k}`;
     const input = c.accessors![index(s.input, `${q}/input`, c.accessors!.length, 'accessors')]!;
     index(s.output, `${q}/output`, c.accessors!.length, 'accessors');
@@ -229,28 +230,38 @@ function checkAnimation(animation: JsonObject, p: string, c: Record<string, Json
     if (s.interpolation !== undefined && !['LINEAR', 'STEP', 'CUBICSPLINE'].includes(s.interpolation as string)) {
       fail(`${q}/interpolation`, `interpolation ${describe(s.interpolation)}; expected LINEAR, STEP or CUBICSPLINE`);
     }
-  });
-  array(animation.channels, `${p}/channels`, true).forEach((value, k) => {
-    const q = `${p}/channels/${k}`;
-    const channel = object(value, q);
-    const sampler = samplers[index(channel.sampler, `${q}/sampler`, samplers.length, 'samplers of this animation')]!;
-    const target = object(channel.target, `${q}/target`);
-    const path = string(target.path, `${q}/target/path`);
-    if (target.node === undefined || PATH_TYPES[path] === undefined) return; // an extension's target: reported when read
-    const node = c.nodes![index(target.node, `${q}/target/node`, c.nodes!.length, 'nodes')]!;
-    const s = `${p}/samplers/${channel.sampler as number}`;
-    const input = c.accessors![sampler.input as number]!;
-    const output = c.accessors![sampler.output as number]!;
-    if (output.type !== PATH_TYPES[path]) fail(`${s}/output`, `a ${path} channel needs a ${PATH_TYPES[path]} output, found ${String(output.type)}`);
-    const integerOk = path === 'rotation' || path === 'weights';
-    if (output.componentType !== 5126 && !(integerOk && output.normalized === true && output.componentType !== 5125)) {
-      fail(`${s}/output`, `a ${path} output must be FLOAT${integerOk ? ' or a normalized BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT' : ''} (glTF 2.0 §3.11)`);
-    }
-    const targets = path === 'weights' ? morphTargetCount(c, node) : 1;
-    if (targets === 0) fail(`${q}/target/node`, `a weights channel targets node ${String(target.node)}, whose mesh has no morph targets`);
-    const perKey = targets * (sampler.interpolation === 'CUBICSPLINE' ? 3 : 1);
-    if (output.count !== (input.count as number) * perKey) {
-      fail(`${s}/output`, `${String(output.count)} output elements for ${String(input.count)} keys; expected ${(input.count as number) * perKey} (${perKey} per key)`, 'bad-count');
-    }
-  });
+  }
+  const channels = array(animation.channels, `${p}/channels`, true);
+  for (let k = 0; k < channels.length; k++) checkChannel(channels[k], `${p}/channels/${k}`, p, samplers, c);
+}
+
+/** One channel of `checkAnimation` at pointer `q` (`p`: its animation's). */
+function checkChannel(value: unknown, q: string, p: string, samplers: readonly JsonObject[], c: Record<string, JsonObject[]>): void {
+  const channel = object(value, q);
+  const sampler = samplers[index(channel.sampler, `${q}/sampler`, samplers.length, 'samplers of this animation')]!;
+  const target = object(channel.target, `${q}/target`);
+  const path = string(target.path, `${q}/target/path`);
+  if (target.node === undefined || PATH_TYPES[path] === undefined) return; // an extension's target: reported when read
+  const node = c.nodes![index(target.node, `${q}/target/node`, c.nodes!.length, 'nodes')]!;
+  const s = `${p}/samplers/${channel.sampler as number}`;
+  const input = c.accessors![sampler.input as number]!;
+  const output = c.accessors![sampler.output as number]!;
+  if (output.type !== PATH_TYPES[path]) fail(`${s}/output`, `a ${path} channel needs a ${PATH_TYPES[path]} output, found ${String(output.type)}`);
+  const integerOk = path === 'rotation' || path === 'weights';
+  if (output.componentType !== 5126 && !(integerOk && output.normalized === true && output.componentType !== 5125)) {
+    fail(`${s}/output`, `a ${path} output must be FLOAT${integerOk ? ' or a normalized BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT' : ''} (glTF 2.0 §3.11)`);
+  }
+  const targets = path === 'weights' ? morphTargetCount(c, node) : 1;
+  if (targets === 0) fail(`${q}/target/node`, `a weights channel targets node ${String(target.node)}, whose mesh has no morph targets`);
+  const perKey = targets * (sampler.interpolation === 'CUBICSPLINE' ? 3 : 1);
+  if (output.count !== (input.count as number) * perKey) {
+    fail(`${s}/output`, `${String(output.count)} output elements for ${String(input.count)} keys; expected ${(input.count as number) * perKey} (${perKey} per key)`, 'bad-count');
+  }
+}
+
+/** Each element of `values` as an object (`object`), at pointer `${p}/${i}`; a loop, not a callback made per file (V8 compiled those again per file: issue 15). */
+function objects(values: readonly unknown[], p: string): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (let i = 0; i < values.length; i++) out.push(object(values[i], `${p}/${i}`));
+  return out;
 }

@@ -26,7 +26,7 @@ export function gltfMeshes(c: GltfCollections, buffers: readonly Uint8Array[], s
   const meshes: Mesh[] = [];
   const skins: SkinnedMesh[] = [];
   const floats = (i: number) => readAccessorFloats(c, buffers, i);
-  const worlds = worldMatrices(c, skeleton);
+  const worlds = new WorldMatrices(c, skeleton);
   c.nodes!.forEach((node, j) => {
     if (node.mesh === undefined) return;
     const m = node.mesh as number;
@@ -100,19 +100,25 @@ interface Skinning {
  * on the way down, as glTF-Transform's `Node.getWorldMatrix` multiplies them (gl-matrix order), so
  * the skinned rest positions stay what its document model gave.
  */
-function worldMatrices(c: GltfCollections, skeleton: Skeleton): (node: number) => mat4 {
-  const parents = nodeParents(c);
-  const worlds: (mat4 | undefined)[] = [];
-  const world = (i: number): mat4 => {
-    const known = worlds[i];
+class WorldMatrices {
+  private readonly parents: Int32Array;
+  private readonly worlds: (mat4 | undefined)[] = [];
+
+  constructor(c: GltfCollections, private readonly skeleton: Skeleton) {
+    this.parents = nodeParents(c);
+  }
+
+  /** Rest world matrix of node `i`. */
+  of(i: number): mat4 {
+    const known = this.worlds[i];
     if (known) return known;
-    const { translation, rotation, scale } = skeleton.joints[i]!.rest;
+    const { translation, rotation, scale } = this.skeleton.joints[i]!.rest;
     const local = MathUtils.compose(translation, rotation, scale, [] as unknown as mat4);
-    const out = parents[i]! < 0 ? local : multiply(world(parents[i]!), local);
-    worlds[i] = out;
+    const parent = this.parents[i]!;
+    const out = parent < 0 ? local : multiply(this.of(parent), local);
+    this.worlds[i] = out;
     return out;
-  };
-  return world;
+  }
 }
 
 /** a · b of column-major 4 × 4 matrices, each sum in gl-matrix's order (mat4.multiply). */
@@ -125,11 +131,11 @@ function multiply(a: mat4, b: mat4): mat4 {
   return out;
 }
 
-function skinningMatrices(world: (node: number) => mat4, skeleton: Skeleton, s: number): Skinning {
+function skinningMatrices(worlds: WorldMatrices, skeleton: Skeleton, s: number): Skinning {
   const skin = skeleton.skins[s]!;
   const matrices = new Float64Array(16 * skin.joints.length);
-  skin.joints.forEach((joint, k) => {
-    const w = world(joint);
+  for (let k = 0; k < skin.joints.length; k++) {
+    const w = worlds.of(skin.joints[k]!);
     const ibm = skin.inverseBindMatrices;
     for (let col = 0; col < 4; col++) {
       for (let row = 0; row < 4; row++) {
@@ -138,7 +144,7 @@ function skinningMatrices(world: (node: number) => mat4, skeleton: Skeleton, s: 
         matrices[16 * k + 4 * col + row] = sum;
       }
     }
-  });
+  }
   return { joints: skin.joints, matrices };
 }
 
@@ -147,7 +153,8 @@ function skinnedMesh(sets: readonly [AccessorArray, Float32Array][], source: Flo
   const influences = 4 * sets.length;
   const joints = new Uint16Array(influences * n);
   const weights = new Float32Array(influences * n);
-  sets.forEach(([jointArray, weightArray], set) => {
+  for (let set = 0; set < sets.length; set++) {
+    const [jointArray, weightArray] = sets[set]!;
     for (let v = 0; v < n; v++) {
       for (let c = 0; c < 4; c++) {
         const k = jointArray[4 * v + c]!;
@@ -157,7 +164,7 @@ function skinnedMesh(sets: readonly [AccessorArray, Float32Array][], source: Flo
         weights[influences * v + 4 * set + c] = inSkin ? weight : 0;
       }
     }
-  });
+  }
   const positions = new Float32Array(3 * n);
   const m = skinning.matrices;
   const skinJoint = new Map(Array.from(skinning.joints, (joint, k) => [joint, k]));
