@@ -140,6 +140,53 @@ describe('bad glTF ends in a FormatError that says where', () => {
     expect(e.pointer).toBe('/asset/version');
   });
 
+  it('refuses a name that is not a string (names become clip, joint, mesh and skin names; fuzz: an animation named 5 exported as such)', async () => {
+    for (const [edit, pointer] of [
+      [(j: any) => (j.animations[0].name = 5), '/animations/0/name'],
+      [(j: any) => (j.nodes[0].name = { a: 1 }), '/nodes/0/name'],
+      [(j: any) => (j.nodes[0].name = null), '/nodes/0/name'],
+      [(j: any) => (j.meshes = [{ name: ['m'], primitives: [{ attributes: {} }] }]), '/meshes/0/name'],
+    ] as const) {
+      const e = await formatError(edited(edit));
+      expect([e.pointer, e.code]).toEqual([pointer, 'bad-json-value']);
+    }
+  });
+
+  it('refuses inverse bind matrices that are not file values or not affine, and a joint listed twice (fuzz: NaN skinning matrices, invalid exports)', async () => {
+    /** The small document with a skin of `joints` over node 0 and one more node, its matrices `ibm` (16 per joint). */
+    const skinned = (joints: number[], ibm: number[]) => {
+      const { json: j, bin } = smallGltf();
+      const at = bin.length;
+      j.nodes.push({ name: 'b' });
+      j.buffers[0].byteLength = at + 4 * ibm.length;
+      j.bufferViews.push({ buffer: 0, byteOffset: at, byteLength: 4 * ibm.length });
+      j.accessors.push({ bufferView: 2, componentType: 5126, count: ibm.length / 16, type: 'MAT4' });
+      j.skins = [{ joints, inverseBindMatrices: 2 }];
+      return packGlb(j, new Uint8Array([...bin, ...f32Bytes(ibm)]));
+    };
+    const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    const ok = await openGltf({ gltf: skinned([0, 1], [...identity, ...identity]) });
+    expect(ok.skeleton!.skins[0]!.inverseBindMatrices).toEqual(Float32Array.from([...identity, ...identity]));
+    for (const [ibm, message] of [
+      [[...identity, ...identity.map((v, i) => (i === 13 ? NaN : v))], /matrix 1, entry 13: /],
+      [[...identity, ...identity.map((v, i) => (i === 15 ? 2 : v))], /matrix 1 has fourth row \(0, 0, 0, 2\)/],
+      [[...identity.map((v, i) => (i === 7 ? 0.5 : v)), ...identity], /matrix 0 has fourth row \(0, 0.5, 0, 1\)/],
+    ] as const) {
+      const e = await formatError(skinned([0, 1], [...ibm]));
+      expect([e.pointer, e.code]).toEqual(['/skins/0/inverseBindMatrices', 'bad-value']);
+      expect(e.message).toMatch(message);
+    }
+    const e = await formatError(skinned([0, 1, 0], [...identity, ...identity, ...identity]));
+    expect([e.pointer, e.code]).toEqual(['/skins/0/joints/2', 'bad-index']);
+  });
+
+  it('decomposes a singular matrix (an axis scaled to 0) with the identity rotation, not NaN (fuzz)', async () => {
+    const r = await openGltf({ gltf: edited((j) => (j.nodes[0].matrix = [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1])) });
+    expect(r.skeleton!.joints[0]!.rest).toEqual({ translation: [1, 2, 3], rotation: [0, 0, 0, 1], scale: [0, 1, 1] });
+    const hidden = await openGltf({ gltf: edited((j) => (j.nodes[0].matrix = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 5, 6, 1])) });
+    expect(hidden.skeleton!.joints[0]!.rest).toEqual({ translation: [4, 5, 6], rotation: [0, 0, 0, 1], scale: [0, 0, 0] });
+  });
+
   it('refuses sparse indices that do not increase or exceed the count', async () => {
     const e = await formatError(
       edited((j, bin) => {

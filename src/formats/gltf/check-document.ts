@@ -1,5 +1,5 @@
 import { quote } from '../text.js';
-import { array, describe, fail, finite, index, integer, type JsonObject, numbers, object, string } from './json-fields.js';
+import { array, describe, fail, finite, index, integer, type JsonObject, numbers, object, optionalString, string } from './json-fields.js';
 
 /** Bytes per component of each accessor `componentType` (glTF 2.0 §3.6.2.2). */
 export const COMPONENT_BYTES: Readonly<Record<number, number>> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
@@ -18,7 +18,7 @@ const COLLECTIONS = ['accessors', 'animations', 'bufferViews', 'buffers', 'camer
 /**
  * Checks what the reader and glTF-Transform rely on, so that neither meets a wrong type, an index
  * out of range or a byte range outside its buffer (glTF 2.0 §3 and its JSON schema): the asset
- * version; required extensions (`supported` names those that can be read); every collection;
+ * version; required extensions (`supported` names those that can be read); every collection (items objects, names strings);
  * buffer views and accessors inside their buffers (strides and sparse accessors included, sparse
  * indices increasing and below the count); the indices that nodes, skins, meshes, materials,
  * textures, images, scenes and animations hold; a node tree without cycles or shared children;
@@ -45,7 +45,12 @@ export function checkDocument(json: JsonObject, buffers: readonly Uint8Array[], 
     const p = `/skins/${i}`;
     const joints = array(skin.joints, `${p}/joints`, true);
     if (joints.length === 0) fail(`${p}/joints`, 'a skin needs at least one joint');
-    joints.forEach((j, k) => index(j, `${p}/joints/${k}`, c.nodes!.length, 'nodes'));
+    const listed = new Set<number>();
+    joints.forEach((j, k) => {
+      // Unique (the schema's uniqueItems): inverse bind matrix k belongs to joint k.
+      if (listed.has(index(j, `${p}/joints/${k}`, c.nodes!.length, 'nodes'))) fail(`${p}/joints/${k}`, `node ${String(j)} is listed twice`, 'bad-index');
+      listed.add(j as number);
+    });
     if (skin.skeleton !== undefined) index(skin.skeleton, `${p}/skeleton`, c.nodes!.length, 'nodes');
     if (skin.inverseBindMatrices !== undefined) {
       const a = c.accessors![index(skin.inverseBindMatrices, `${p}/inverseBindMatrices`, c.accessors!.length, 'accessors')]!;
@@ -262,6 +267,11 @@ function checkChannel(value: unknown, q: string, p: string, samplers: readonly J
 /** Each element of `values` as an object (`object`), at pointer `${p}/${i}`; a loop, not a callback made per file (V8 compiled those again per file: issue 15). */
 function objects(values: readonly unknown[], p: string): JsonObject[] {
   const out: JsonObject[] = [];
-  for (let i = 0; i < values.length; i++) out.push(object(values[i], `${p}/${i}`));
+  for (let i = 0; i < values.length; i++) {
+    const item = object(values[i], `${p}/${i}`);
+    // Names become clip, joint, mesh and skin names (strings everywhere after the reader).
+    optionalString(item.name, `${p}/${i}/name`);
+    out.push(item);
+  }
   return out;
 }
