@@ -6,7 +6,8 @@ import { AnimSampleBuffer } from './sample-buffer.js';
 
 /**
  * The inverse of the column-major 4×4 matrix at `m[at .. at + 16]`, written to `out[outAt ..]`
- * (cofactor expansion in float64, as three.js `Matrix4.invert`).
+ * (cofactor expansion in float64, as three.js `Matrix4.invert`; an affine matrix's inverse with
+ * its fourth row exactly (0, 0, 0, 1)).
  * @throws UsageError when the matrix is singular (a joint with zero scale in its rest pose), or so
  *   nearly that its inverse is beyond float32 (a scale of 1e-46 rounds to 0 there)
  */
@@ -31,6 +32,12 @@ export function invertMatrix4(m: ArrayLike<number>, at: number, out: Float32Arra
     (a11 * b07 - a10 * b09 - a12 * b06) * d, (a00 * b09 - a01 * b07 + a02 * b06) * d,
     (a31 * b01 - a30 * b03 - a32 * b00) * d, (a20 * b03 - a21 * b01 + a22 * b00) * d,
   ];
+  // The inverse of an affine matrix is affine: its fourth row exactly (0, 0, 0, 1), not the cofactors'
+  // rounding of it (a scale of 1e-38 left 0.67 there, which glTF refuses in inverse bind matrices).
+  if (a03 === 0 && a13 === 0 && a23 === 0 && a33 === 1) {
+    inverse[3] = inverse[7] = inverse[11] = 0;
+    inverse[15] = 1;
+  }
   if (!inverse.every((v) => Number.isFinite(Math.fround(v)))) throw new UsageError('a rest-pose matrix is singular for float32 (its inverse overflows); pass inverseBindMatrices');
   out.set(inverse, outAt);
 }
