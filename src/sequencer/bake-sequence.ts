@@ -3,6 +3,7 @@ import { type AnimCore, resampledKeyCount } from '../core/index.js';
 import { MAX_OUTPUT_KEYS } from '../core/resample.js';
 import { UsageError } from '../errors.js';
 import { checkNumber } from './checks.js';
+import { MAX_EVENTS } from './events.js';
 import { type LoadSequenceOptions, loadSequence, type SequenceFile } from './sequence-file.js';
 
 /** Options of `bakeSequence`. */
@@ -30,7 +31,7 @@ export const SEQUENCE_CLIP = 'sequence';
  * (skeleton, meshes, skins, axes, format), ready for the exporters.
  * @throws UsageError naming the JSON path for a bad sequence (`jobs[2].fadeIn`), for a bad `fps`
  *   or `length`, for a sequence with an infinite job and no `length`, or for more keys than
- *   `resample` would make (`MAX_OUTPUT_KEYS`)
+ *   `resample` would make (`MAX_OUTPUT_KEYS`) or more events than `MAX_EVENTS`
  */
 export function bakeSequence(core: AnimCore, resource: AnimResource, sequence: string | SequenceFile, options: BakeSequenceOptions): AnimResource {
   const { fps } = options;
@@ -60,7 +61,10 @@ export function bakeSequence(core: AnimCore, resource: AnimResource, sequence: s
         values[i]!.set(samples.subarray(4 * i, 4 * i + 4), 4 * k);
         if (counts[i]! > 0) defined[i] = 1;
       }
-      if (k > 0) events.push(...sequencer.events(previous, t).map((e) => ({ name: e.name, category: e.category, time: e.sequenceTime })));
+      if (k > 0) {
+        for (const e of sequencer.events(previous, t)) events.push({ name: e.name, category: e.category, time: e.sequenceTime });
+        if (events.length > MAX_EVENTS) throw new UsageError(`baking ${length} s makes over ${MAX_EVENTS} events (a job's time factor repeats its clip's events that often); at most ${MAX_EVENTS} are kept`);
+      }
       previous = t;
     }
     const rest = sequencer.layout.rest;

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { quote, shorten } from '../formats/text.js';
 
 // Checks of user-given values (API objects and sequence files alike). Each error names the value
 // by its path (`jobs[2].fadeIn`) and says what was expected.
@@ -11,7 +12,7 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 export function checkObject(value: unknown, known: readonly string[], path: string): Record<string, unknown> {
   if (!isRecord(value)) throw new UsageError(`${path}: expected an object, got ${describe(value)}`);
   for (const key of Object.keys(value)) {
-    if (!known.includes(key)) throw new UsageError(`${path}.${key}: unknown key; known keys: ${known.join(', ')}`);
+    if (!known.includes(key)) throw new UsageError(`${member(path, key)}: unknown key; known keys: ${known.join(', ')}`);
   }
   return value;
 }
@@ -57,8 +58,22 @@ export function checkMaskArray(value: Float32Array, path: string, length: number
   return value;
 }
 
+/**
+ * The path of `key` in the object at `path`: `path.key`, or `path["…"]` (quoted, cut to 40
+ * characters) when the key is long or not a plain name, so that an error stays one short line
+ * whatever a file's keys hold.
+ */
+export function member(path: string, key: string): string {
+  return key.length <= 40 && /^[^\s"[\]\\\x00-\x1f]+$/.test(key) ? `${path}.${key}` : `${path}[${quote(key)}]`;
+}
+
+/** Names (clips, masks) for an error message: comma-separated, cut to one line. */
+export function nameList(names: readonly string[]): string {
+  return names.length === 0 ? 'none' : shorten(names.join(', '), 200);
+}
+
 export function describe(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'string') return quote(v);
   if (typeof v === 'number') return String(v);
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';

@@ -1,3 +1,5 @@
+import { UsageError } from '../errors.js';
+import { quote } from '../formats/text.js';
 import type { ScheduledJob } from './job.js';
 
 /** An `AnimEvent` of a playing job (Nebula3 `AnimEventInfo`). */
@@ -16,11 +18,20 @@ export interface SequencerEvent {
 }
 
 /**
+ * The most event occurrences one window lists, and one bake keeps (`bakeSequence`): a time factor
+ * of 1e9 puts tens of millions of loops of a clip into one frame, which would take minutes and
+ * gigabytes to list.
+ */
+export const MAX_EVENTS = 1 << 16;
+
+/**
  * The events of `job` whose clip time lies in the window (t0, t1] mapped to clip time as the job
  * maps sequence time (spec sequencer.md §6): a looping job repeats its clip's events every clip
  * duration (an event at clip time 0 fires at every loop), a job of loops 1 repeats them only where
  * its clip cycles. Playing backwards, the window is [c(t1), c(t0)); a time factor of 0 fires
  * nothing. The job must be active at t0 and t1.
+ * @throws UsageError when the window holds more than `MAX_EVENTS` occurrences (counted before any
+ *   is listed)
  */
 export function jobEvents(job: ScheduledJob, t0: number, t1: number): SequencerEvent[] {
   const { clip, timeFactor, looping, timeOffset, track } = job.settings;
@@ -30,17 +41,26 @@ export function jobEvents(job: ScheduledJob, t0: number, t1: number): SequencerE
   const c1 = job.unwrappedClipTime(t1);
   const lo = Math.min(c0, c1);
   const hi = Math.max(c0, c1);
+  // Occurrence k of an event is at clip time e + k·d: k = 0 only, or also where the clip repeats
+  // (a looping job; a job of loops 1 on the side where the clip cycles).
+  const ranges = clip.events.map((e) => {
+    let kMin = Math.floor((lo - e.time) / d);
+    let kMax = Math.ceil((hi - e.time) / d);
+    if (!looping && clip.postInfinity !== 'cycle') kMax = Math.min(kMax, 0);
+    if (!looping && clip.preInfinity !== 'cycle') kMin = Math.max(kMin, 0);
+    return { e, kMin, kMax };
+  });
+  const total = ranges.reduce((n, r) => n + Math.max(0, r.kMax - r.kMin + 1), 0);
+  if (total > MAX_EVENTS) {
+    throw new UsageError(`events: the window (${t0}, ${t1}] s holds ${total} occurrences of the events of clip ${quote(clip.name)} (time factor ${timeFactor}); at most ${MAX_EVENTS} are listed`);
+  }
   const inWindow = timeFactor > 0 ? (c: number) => c > c0 && c <= c1 : (c: number) => c >= c1 && c < c0;
   const weight = job.blendWeight(t1);
   const out: SequencerEvent[] = [];
-  for (const e of clip.events) {
-    // Occurrence k of the event is at clip time e + k·d (k = 0 only, or where the clip cycles).
-    const kMin = Math.floor((lo - e.time) / d);
-    const kMax = Math.ceil((hi - e.time) / d);
+  for (const { e, kMin, kMax } of ranges) {
     for (let k = kMin; k <= kMax; k++) {
-      const repeats = looping || k === 0 || (k > 0 ? clip.postInfinity === 'cycle' : clip.preInfinity === 'cycle');
       const c = e.time + k * d;
-      if (!repeats || !inWindow(c)) continue;
+      if (!inWindow(c)) continue;
       out.push({
         name: e.name,
         category: e.category,

@@ -145,7 +145,9 @@ export class ScheduledJob {
 
   /** Clip time before any wrapping: r × timeFactor + timeOffset. */
   unwrappedClipTime(t: number): number {
-    return (t - this.absStart) * this.settings.timeFactor + this.settings.timeOffset;
+    const c = (t - this.absStart) * this.settings.timeFactor + this.settings.timeOffset;
+    // A product beyond float64 (a time factor of 1e300) is the largest time, not ±Infinity, which wraps to NaN.
+    return Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, c));
   }
 
   /** Clip time at sequence time t: a looping job wraps it into [0, clip duration) floor-based (spec §1). */

@@ -1,7 +1,7 @@
 import type { AnimCore } from '../core/index.js';
 import { type AnimClip, type AnimCurve, AnimResource, bindJoints, type CurveType, JOINT_PROPERTIES, type JointBinding, restValue, type Skeleton, staticKeys } from '../anim/index.js';
 import { UsageError } from '../errors.js';
-import { checkNumber } from './checks.js';
+import { checkNumber, describe, member } from './checks.js';
 
 /** One curve of a pose layout: what it drives and its type. */
 export interface PoseCurve {
@@ -123,7 +123,7 @@ export class PoseLayout {
     const selected = new Set<string>();
     joints.forEach((name, i) => {
       const inSkeleton = this.skeleton !== null && this.skeleton.indexOf(name) >= 0;
-      if (!inSkeleton && !this.curves.some((c) => c.joint === name)) throw new UsageError(`${path}.joints[${i}]: no joint ${JSON.stringify(name)}`);
+      if (!inSkeleton && !this.curves.some((c) => c.joint === name)) throw new UsageError(`${path}.joints[${i}]: no joint ${describe(name)}`);
       selected.add(name);
     });
     if (options.children) {
@@ -152,8 +152,8 @@ export class PoseLayout {
     for (const [name, w] of Object.entries(weights)) {
       const dot = name.lastIndexOf('.');
       const i = dot > 0 ? this.indexOf(name.slice(0, dot), name.slice(dot + 1)) : -1;
-      if (i < 0) throw new UsageError(`${path}.${name}: no curve "<joint>.<property>" of that name in the pose layout`);
-      out[i] = checkNumber(w, `${path}.${name}`, { min: 0, max: 1 }, 0);
+      if (i < 0) throw new UsageError(`${member(path, name)}: no curve "<joint>.<property>" of that name in the pose layout`);
+      out[i] = checkNumber(w, member(path, name), { min: 0, max: 1 }, 0);
     }
     return out;
   }

@@ -1,6 +1,6 @@
 import type { AnimClip, AnimResource } from '../anim/index.js';
 import { UsageError } from '../errors.js';
-import { checkChoice, checkMaskArray, checkNumber, checkObject, describe } from './checks.js';
+import { checkChoice, checkMaskArray, checkNumber, checkObject, describe, nameList } from './checks.js';
 import { BLEND_MODES, ENQUEUE_MODES, JOB_KEYS, type JobSettings } from './job.js';
 
 /** What a job is resolved against. */
@@ -24,8 +24,8 @@ export function resolveClip(ctx: Pick<JobContext, 'resource' | 'names'>, name: u
   const clips = ctx.resource.clips;
   const clip = typeof mapped === 'number' ? clips[mapped] : (clips.find((c) => c.name === mapped) ?? (/^\d+$/.test(mapped) ? clips[Number(mapped)] : undefined));
   if (!clip) {
-    const via = mapped !== name ? ` (mapped from ${JSON.stringify(name)})` : '';
-    throw new UsageError(`${path}: no clip ${JSON.stringify(mapped)}${via}; clips: ${clips.map((c) => c.name).join(', ')}`);
+    const via = mapped !== name ? ` (mapped from ${describe(name)})` : '';
+    throw new UsageError(`${path}: no clip ${describe(mapped)}${via}; clips: ${nameList(clips.map((c) => c.name))}`);
   }
   return clip;
 }
@@ -109,7 +109,7 @@ export function resolveJob(init: unknown, ctx: JobContext, path: string): JobSet
   let maskName: string | null = null;
   if (typeof o.mask === 'string') {
     mask = ctx.masks.get(o.mask) ?? null;
-    if (!mask) throw new UsageError(`${path}.mask: no mask ${JSON.stringify(o.mask)}; masks: ${[...ctx.masks.keys()].join(', ') || 'none'}`);
+    if (!mask) throw new UsageError(`${path}.mask: no mask ${describe(o.mask)}; masks: ${nameList([...ctx.masks.keys()])}`);
     maskName = o.mask;
   } else if (o.mask instanceof Float32Array) {
     mask = checkMaskArray(o.mask, `${path}.mask`, ctx.curveCount).slice();

@@ -1,7 +1,7 @@
 import type { AnimResource, BlendRule } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
 import { UsageError } from '../errors.js';
-import { checkBoolean, checkChoice, checkNumber, checkObject, describe, isRecord } from './checks.js';
+import { checkBoolean, checkChoice, checkNumber, checkObject, describe, isRecord, member, nameList } from './checks.js';
 import type { AnimJobInit } from './job.js';
 import { PoseLayout } from './pose-layout.js';
 import { checkJobFields } from './resolve-job.js';
@@ -45,20 +45,20 @@ export function parseSequence(text: string): SequenceFile {
     if (!isRecord(o.names)) throw new UsageError(`names: expected an object of name → clip, got ${describe(o.names)}`);
     for (const [k, v] of Object.entries(o.names)) {
       if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v) && v >= 0)) {
-        throw new UsageError(`names.${k}: expected a clip name or index, got ${describe(v)}`);
+        throw new UsageError(`${member('names', k)}: expected a clip name or index, got ${describe(v)}`);
       }
     }
   }
   if (o.masks !== undefined) {
     if (!isRecord(o.masks)) throw new UsageError(`masks: expected an object of name → mask, got ${describe(o.masks)}`);
-    for (const [name, m] of Object.entries(o.masks)) checkMaskShape(m, `masks.${name}`);
+    for (const [name, m] of Object.entries(o.masks)) checkMaskShape(m, member('masks', name));
   }
   if (!Array.isArray(o.jobs)) throw new UsageError(`jobs: required, an array of jobs (it may be empty), got ${describe(o.jobs)}`);
   const masks = isRecord(o.masks) ? Object.keys(o.masks) : [];
   o.jobs.forEach((job: unknown, i) => {
     const { init } = checkJobFields(job, `jobs[${i}]`);
     if (init.mask !== undefined && !(typeof init.mask === 'string' && masks.includes(init.mask))) {
-      throw new UsageError(`jobs[${i}].mask: no mask ${JSON.stringify(init.mask)}; masks: ${masks.join(', ') || 'none'}`);
+      throw new UsageError(`jobs[${i}].mask: no mask ${describe(init.mask)}; masks: ${nameList(masks)}`);
     }
   });
   return o as unknown as SequenceFile;
@@ -99,7 +99,7 @@ export function loadSequence(core: AnimCore, resource: AnimResource, sequence: s
   const layout = new PoseLayout(resource);
   const masks: Record<string, Float32Array> = {};
   for (const [name, m] of Object.entries(file.masks ?? {})) {
-    const path = `masks.${name}`;
+    const path = member('masks', name);
     masks[name] = 'curves' in m ? layout.curveMask(m.curves, `${path}.curves`) : layout.mask(m.joints, { children: m.children, weight: m.weight }, path);
   }
   const sequencer = new AnimSequencer(core, resource, {

@@ -1,7 +1,7 @@
 import type { AnimClip, AnimResource, BlendRule } from '../anim/index.js';
 import { type AnimCore, AnimSampleBuffer, BlendJob, type BlendJobLayer, BlendMask, type LocalToModelJob } from '../core/index.js';
 import { UsageError } from '../errors.js';
-import { checkChoice, checkMaskArray, checkNumber } from './checks.js';
+import { checkChoice, checkMaskArray, checkNumber, member } from './checks.js';
 import { jobEvents, type SequencerEvent } from './events.js';
 import { type AnimJobInit, type EnqueueMode, ScheduledJob } from './job.js';
 import { type JointMaskOptions, PoseLayout } from './pose-layout.js';
@@ -102,9 +102,9 @@ export class AnimSequencer {
     this.rotation = checkChoice(options.rotation, 'rotation', ['nlerp', 'slerp'], this.layout.rotation);
     this.threshold = checkNumber(options.threshold, 'threshold', { min: 0 }, 1);
     const names = new Map(Object.entries(options.names ?? {}));
-    const masks = new Map(Object.entries(options.masks ?? {}).map(([k, m]) => [k, checkMaskArray(m, `masks.${k}`, this.layout.curveCount).slice()]));
+    const masks = new Map(Object.entries(options.masks ?? {}).map(([k, m]) => [k, checkMaskArray(m, member('masks', k), this.layout.curveCount).slice()]));
     this.context = { resource, names, masks, curveCount: this.layout.curveCount, now: 0 };
-    for (const name of names.keys()) resolveClip(this.context, name, `names.${name}`);
+    for (const name of names.keys()) resolveClip(this.context, name, member('names', name));
     this.releaseClips = this.layout.load(core, resource);
     this.result = new AnimSampleBuffer(core, this.layout.curveTypes);
     this.blendJob = new BlendJob(core, this.layout.curveTypes, this.layout.rest, 8);
@@ -239,6 +239,8 @@ export class AnimSequencer {
    * The events of the jobs active at both t0 and t1 whose clip time lies in (t0, t1] (spec §6),
    * sorted by sequence time. `dominating`: only the job of the highest track among them (the last
    * such job in list order).
+   * @throws UsageError for a time that is not finite, or a window that holds more than
+   *   `MAX_EVENTS` (65,536) occurrences of one job's events (a time factor of 1e9)
    */
   events(t0: number, t1: number, options: { dominating?: boolean } = {}): SequencerEvent[] {
     for (const [t, name] of [[t0, 't0'], [t1, 't1']] as const) {

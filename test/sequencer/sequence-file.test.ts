@@ -94,6 +94,34 @@ describe('sequence files (spec §7)', () => {
     }
   });
 
+  it('keeps a refusal one short line whatever the file holds (fuzz: 100,000-character keys, names and values quoted whole)', () => {
+    const long = 'a'.repeat(100_000);
+    for (const file of [
+      { jobs: [], [long]: 1 },
+      { jobs: [{ clip: 'walk', [long]: 1 }] },
+      { jobs: [{ clip: long }] },
+      { rotation: long, jobs: [] },
+      { names: { [long]: 'nowhere' }, jobs: [] },
+      { masks: { [long]: { joints: [long] } }, jobs: [] },
+      { masks: { m: { curves: { [long]: 1 } } }, jobs: [] },
+      { masks: { m: { joints: ['Hip'] } }, jobs: [{ clip: 'walk', mask: long }] },
+    ]) {
+      const message = (() => {
+        try {
+          loadSequence(core, character(), JSON.stringify(file));
+        } catch (e) {
+          expect(e).toBeInstanceOf(UsageError);
+          return (e as Error).message;
+        }
+        return '';
+      })();
+      expect(message).toMatch(/aaaa…"? \(100000 characters\)/);
+      expect(message.length, message).toBeLessThan(300);
+    }
+    // Plain keys stay dotted paths.
+    expect(() => loadSequence(core, character(), JSON.stringify({ masks: { m: { curves: { 'Hip.scale': 1 } } }, jobs: [] }))).toThrow(/^masks\.m\.curves\.Hip\.scale: no curve/);
+  });
+
   it('refuses numbers that are not finite and text that is not JSON', () => {
     expect(() => loadSequence(core, character(), '{"jobs": [{"clip": "walk", "fadeIn": 1e999}]}')).toThrow(/^jobs\[0\]\.fadeIn: expected a finite number, got Infinity/);
     expect(() => parseSequence('{"jobs": [}')).toThrow(/^not valid JSON/);

@@ -55,6 +55,23 @@ describe('events (spec §6)', () => {
     expect(frozen.events(0, 5)).toEqual([]);
   });
 
+  it('counts occurrences before listing them: a huge time factor is refused, not a hang (fuzz: timeFactor 1e9 listed 2.6e7 events a frame)', () => {
+    const seq = new AnimSequencer(core, character(events));
+    seq.enqueue({ clip: 'ramp', loops: 0, timeFactor: 1e9 });
+    seq.update(1);
+    expect(() => seq.events(0, 1 / 30)).toThrow(/holds 666666\d\d occurrences .* at most 65536 are listed/);
+    // Just under the limit: every occurrence (two events a loop of the 1 s clip).
+    const fast = new AnimSequencer(core, character(events));
+    fast.enqueue({ clip: 'ramp', loops: 0, timeFactor: 32000 });
+    fast.update(1);
+    expect(fast.events(0, 1).length).toBe(64000);
+    // A job of loops 1 on a clip that does not cycle has one occurrence, whatever the time factor.
+    const once = new AnimSequencer(core, character(events));
+    once.enqueue({ clip: 'ramp', timeFactor: 1e300 });
+    once.update(0);
+    expect(once.events(0, 0.5).map((e) => e.name)).toEqual(['mid']);
+  });
+
   it('keeps only the dominating job (highest track, last in list order) and needs activity at both ends', () => {
     const seq = new AnimSequencer(core, character(events));
     seq.enqueue({ clip: 'ramp', loops: 0 });
