@@ -11,22 +11,72 @@ interface Accessor {
   componentType: number;
   count: number;
   type: string;
+  normalized?: boolean;
   min?: number[];
   max?: number[];
+  sparse?: Record<string, unknown>;
 }
+
+/** How an accessor's elements lie in its view. */
+type Layout = { kind: 'tight' } | { kind: 'strided'; stride: number } | { kind: 'sparse'; indices: number[] };
 
 /** A glTF JSON document and its one binary buffer, built accessor by accessor. */
 class GltfBuilder {
   readonly bin = new FieldWriter(true);
   readonly accessors: Accessor[] = [];
-  readonly bufferViews: { buffer: 0; byteOffset: number; byteLength: number }[] = [];
+  readonly bufferViews: { buffer: 0; byteOffset: number; byteLength: number; byteStride?: number }[] = [];
 
-  /** Float accessor of `type` over `values` (4-aligned); `minMax` for animation inputs (required there). */
-  floats(values: number[], type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', role: Field['role'] = 'value', minMax = false): number {
+  /**
+   * Float accessor of `type` over `values` (4-aligned); `minMax` for animation inputs (required
+   * there). `layout` `strided`: elements `stride` bytes apart with NaN between them; `sparse`: some
+   * elements NaN in the view and their values in a sparse part (glTF 2.0 §3.6.2.3) — so a reader
+   * that ignores a stride or the sparse values reads NaN and refuses a valid file.
+   */
+  floats(values: number[], type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', role: Field['role'] = 'value', minMax = false, layout: Layout = { kind: 'tight' }): number {
     const size = { SCALAR: 1, VEC3: 3, VEC4: 4, MAT4: 16 }[type];
+    const count = values.length / size;
+    const accessor = { componentType: 5126, count, type, ...(minMax && { min: [Math.min(...values)], max: [Math.max(...values)] }) };
     const byteOffset = this.bin.length;
+    if (layout.kind === 'strided') {
+      for (let i = 0; i < count; i++) {
+        for (let c = 0; c < size; c++) this.bin.f32(values[i * size + c]!, role);
+        for (let pad = 4 * size; pad < layout.stride; pad += 4) this.bin.f32(NaN, 'flag');
+      }
+      this.bufferViews.push({ buffer: 0, byteOffset, byteLength: this.bin.length - byteOffset, byteStride: layout.stride });
+      this.accessors.push({ bufferView: this.bufferViews.length - 1, ...accessor });
+      return this.accessors.length - 1;
+    }
+    if (layout.kind === 'sparse') {
+      const replaced = new Set(layout.indices.filter((i) => i < count));
+      for (let i = 0; i < count; i++) for (let c = 0; c < size; c++) this.bin.f32(replaced.has(i) ? NaN : values[i * size + c]!, replaced.has(i) ? 'flag' : role);
+      const base = this.view(byteOffset, accessor);
+      const indices = [...replaced].sort((a, b) => a - b);
+      const indexAt = this.bin.length;
+      for (const i of indices) this.bin.u32(i, 'index');
+      this.bufferViews.push({ buffer: 0, byteOffset: indexAt, byteLength: 4 * indices.length });
+      const valueAt = this.bin.length;
+      for (const i of indices) for (let c = 0; c < size; c++) this.bin.f32(values[i * size + c]!, role);
+      this.bufferViews.push({ buffer: 0, byteOffset: valueAt, byteLength: 4 * size * indices.length });
+      const v = this.bufferViews.length;
+      if (indices.length > 0) this.accessors[base]!.sparse = { count: indices.length, indices: { bufferView: v - 2, componentType: 5125 }, values: { bufferView: v - 1 } };
+      return base;
+    }
     for (const v of values) this.bin.f32(v, role);
-    return this.view(byteOffset, { componentType: 5126, count: values.length / size, type, ...(minMax && { min: [Math.min(...values)], max: [Math.max(...values)] }) });
+    return this.view(byteOffset, accessor);
+  }
+
+  /** Normalized integer accessor (SHORT, BYTE, or their unsigned forms for values in [0, 1]): glTF 2.0 §3.11 animation outputs. */
+  normalized(values: number[], type: 'SCALAR' | 'VEC4', componentType: 5120 | 5121 | 5122 | 5123): number {
+    const byteOffset = this.bin.length;
+    const max = { 5120: 127, 5121: 255, 5122: 32767, 5123: 65535 }[componentType];
+    for (const v of values) {
+      // −1 is written as −max − 1 half the time: both decode to exactly −1 (max(c / max, −1)).
+      const c = v === -1 && this.bin.length % 8 === 0 ? -max - 1 : Math.round(v * max);
+      if (componentType === 5120 || componentType === 5121) this.bin.u8(c & 0xff, 'value');
+      else this.bin.u16(c & 0xffff, 'value');
+    }
+    while (this.bin.length % 4 !== 0) this.bin.u8(0, 'flag');
+    return this.view(byteOffset, { componentType, normalized: true, count: values.length / (type === 'VEC4' ? 4 : 1), type }, values.length * (componentType < 5122 ? 1 : 2));
   }
 
   /** Unsigned short accessor (joint indices, triangle indices), padded to 4 bytes. */
@@ -55,10 +105,25 @@ function sampler(p: Params, g: GltfBuilder, path: 'translation' | 'rotation' | '
     if (interpolation === 'CUBICSPLINE') values.push(...value().map(() => p.real(-1, 1)), ...value(), ...value().map(() => p.real(-1, 1)));
     else values.push(...value());
   }
-  return { input: g.floats(times, 'SCALAR', 'time', true), output: g.floats(values, path === 'rotation' ? 'VEC4' : 'VEC3'), interpolation };
+  const type = path === 'rotation' ? 'VEC4' : 'VEC3';
+  const width = type === 'VEC4' ? 4 : 3;
+  const input = g.floats(times, 'SCALAR', 'time', true, layout(p, times.length, 1));
+  // Rotations as normalized integers (glTF 2.0 §3.11), LINEAR and STEP only here: tangents may leave [−1, 1].
+  if (path === 'rotation' && interpolation !== 'CUBICSPLINE' && p.rng.chance(0.25)) {
+    return { input, output: g.normalized(values.map((v) => Math.max(-1, Math.min(1, v))), 'VEC4', p.rng.pick([5120, 5122] as const)), interpolation };
+  }
+  return { input, output: g.floats(values, type, 'value', false, layout(p, values.length / width, width)), interpolation };
 }
 
-function gltfAsset(p: Params): { json: Record<string, unknown>; bin: FieldWriter } {
+/** Mostly tightly packed; sometimes strided (stride a multiple of 4 up to 252) or with sparse values over NaN. */
+function layout(p: Params, count: number, width: number): Layout {
+  const r = p.rng.float();
+  if (r < 0.7) return { kind: 'tight' };
+  if (r < 0.85) return { kind: 'strided', stride: Math.min(252, 4 * width + 4 * p.rng.int(1, 4)) };
+  return { kind: 'sparse', indices: Array.from({ length: p.rng.int(1, Math.min(count, 6)) }, () => p.rng.int(0, count - 1)) };
+}
+
+export function gltfAsset(p: Params): { json: Record<string, unknown>; bin: FieldWriter } {
   const g = new GltfBuilder();
   const joints = p.int(1, 5, [1, 30]);
   const nodes: Record<string, unknown>[] = [];
@@ -103,7 +168,11 @@ function gltfAsset(p: Params): { json: Record<string, unknown>; bin: FieldWriter
     const n = p.int(1, 4);
     let t = 0;
     const times = Array.from({ length: n }, () => (t += p.real(0.05, 0.5, [], 3)));
-    samplers.push({ input: g.floats(times, 'SCALAR', 'time', true), output: g.floats(Array.from({ length: 2 * n }, () => p.real(0, 1)), 'SCALAR'), interpolation: 'LINEAR' });
+    // LINEAR, STEP or CUBICSPLINE (in-tangents, values, out-tangents of both targets per key); floats or normalized unsigned integers.
+    const interpolation = p.rng.pick(['LINEAR', 'STEP', 'CUBICSPLINE']);
+    const weights = Array.from({ length: (interpolation === 'CUBICSPLINE' ? 6 : 2) * n }, () => p.real(0, 1));
+    const output = p.rng.chance(0.3) ? g.normalized(weights, 'SCALAR', p.rng.pick([5121, 5123] as const)) : g.floats(weights, 'SCALAR', 'value', false, layout(p, weights.length, 1));
+    samplers.push({ input: g.floats(times, 'SCALAR', 'time', true), output, interpolation });
     channels.push({ sampler: samplers.length - 1, target: { node: nodes.length - 1, path: 'weights' } });
   }
   if (channels.length === 0) {
@@ -128,7 +197,7 @@ function gltfAsset(p: Params): { json: Record<string, unknown>; bin: FieldWriter
     scene: 0,
     scenes: [{ nodes: roots }],
     nodes,
-    animations: [{ name: 'take', samplers, channels, ...extras }],
+    animations: [{ name: 'take', samplers, channels, ...extras }, ...(p.rng.chance(0.25) ? [secondAnimation(p, samplers, channels)] : [])],
     accessors: g.accessors,
     bufferViews: g.bufferViews,
     buffers: [{ byteLength: g.bin.length }],
@@ -138,8 +207,23 @@ function gltfAsset(p: Params): { json: Record<string, unknown>; bin: FieldWriter
   return { json, bin: g.bin };
 }
 
+/** Another animation over the first one's accessors (shared inputs and outputs), some channels left out, its own interpolations where the counts allow. */
+function secondAnimation(p: Params, samplers: Record<string, unknown>[], channels: Record<string, unknown>[]): Record<string, unknown> {
+  const kept = channels.filter(() => p.rng.chance(0.7));
+  const used = kept.length > 0 ? kept : channels.slice(0, 1);
+  return {
+    name: p.pick(['take', 'second', ''], []),
+    samplers: used.map((c) => {
+      const s = samplers[c.sampler as number]!;
+      const cubic = s.interpolation === 'CUBICSPLINE';
+      return { ...s, interpolation: cubic ? 'CUBICSPLINE' : p.rng.pick(['LINEAR', 'STEP']) };
+    }),
+    channels: used.map((c, k) => ({ ...c, sampler: k })),
+  };
+}
+
 /** A `.glb`: 12-byte header, the JSON chunk (space-padded), the BIN chunk; field offsets moved into the file. */
-function glb(json: Record<string, unknown>, bin: FieldWriter): { bytes: Uint8Array; fields: Field[] } {
+export function glb(json: Record<string, unknown>, bin: FieldWriter): { bytes: Uint8Array; fields: Field[] } {
   const text = JSON.stringify(json);
   const jsonLength = Math.ceil(text.length / 4) * 4;
   const w = new FieldWriter(true);

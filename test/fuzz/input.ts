@@ -22,6 +22,8 @@ export interface FuzzInput {
   mutations: string[];
   /** A handler id to open with instead of detecting the format (so a damaged file still reaches its reader). */
   format?: string;
+  /** Error bounds to load the clips with (`LoadOptions.compression`); absent: float keys. */
+  compression?: { translation: number; rotation: number; scale: number };
 }
 
 /**
@@ -68,7 +70,7 @@ export const QUATERNION_EXTREMES = [
 ];
 
 /** Generates a valid input for one target. */
-export type Generator = (p: Params) => Omit<FuzzInput, 'target' | 'mutations' | 'format'>;
+export type Generator = (p: Params) => Omit<FuzzInput, 'target' | 'mutations' | 'format' | 'compression'>;
 
 export const textFile = (name: string, text: string): FuzzFile => ({ name, bytes: new Uint8Array(Buffer.from(text, 'latin1')), text: true });
 

@@ -3,6 +3,7 @@
 // tokens), a BOM, CR-only / CRLF / mixed line endings and line edits.
 import type { Field } from './fields.js';
 import type { FuzzFile } from './input.js';
+import { isGltfFile, mutateGltfJson } from './mutate-gltf.js';
 import type { Rng } from './rng.js';
 
 const INT_EXTREMES = [0, 1, -1, 2, 3, 127, 128, 255, 256, 32767, 32768, 65535, 65536, 0x7fffffff, -0x80000000, 0xffffffff, 0x10000000];
@@ -167,6 +168,10 @@ function describe(token: string): string {
 
 /** One mutation of `file`; returns the new file and what was done. */
 export function mutateFile(file: FuzzFile, rng: Rng): { file: FuzzFile; what: string } {
+  if (isGltfFile(file) && rng.chance(0.5)) {
+    const mutated = mutateGltfJson(file, rng);
+    if (mutated) return mutated;
+  }
   if (file.text && rng.chance(0.85)) {
     const { text, what } = textDamage(Buffer.from(file.bytes).toString('latin1'), rng);
     return { file: { ...file, bytes: new Uint8Array(Buffer.from(text, 'latin1')) }, what };

@@ -1,6 +1,8 @@
-// The fuzzer's oracle (issue 13): one input goes open → load → sample at extreme times (every
-// rotation mode, linear and step) → mix → local-to-model → resample → glTF export (checked by the
-// Khronos validator) → JSON export → dispose, and the outcome says whether anything went wrong.
+// The fuzzer's oracle (issue 13): one input goes open → load (float keys, or compressed and then
+// compared with the float clip) → sample at extreme times (every rotation mode, linear and step) →
+// mix → local-to-model → resample → (a sequence file: played, and its bake exported instead) →
+// glTF export (checked by the Khronos validator) → JSON export → dispose, and the outcome says
+// whether anything went wrong.
 // Shared by `npm run fuzz` and the regression test over saved counterexamples.
 import validator from 'gltf-validator';
 import type * as Animcore from '../../src/index.js';
@@ -20,6 +22,7 @@ export type FailureKind =
   | 'non-finite-sample' // NaN/Inf sampled, mixed or resampled from finite keys
   | 'non-finite-model' // NaN/Inf model-space matrices from finite samples and rest pose
   | 'pipeline-error' // an accepted resource that a later stage cannot use
+  | 'wrong-sample' // a compressed clip sampled beyond its error bounds from the float clip
   | 'invalid-gltf' // the export of an accepted resource fails the Khronos validator
   | 'slow' // over the time limit (set by the caller)
   | 'over-allocation' // more memory than the bound (set by the caller)
@@ -108,7 +111,8 @@ function checkResourceData(resource: AnimResource): void {
       }
     });
   }
-  resource.skeleton?.joints.forEach((j, i) => data([...j.rest.translation, ...j.rest.rotation, ...j.rest.scale], `joint ${i} rest pose`));
+  resource.skeleton?.joints.forEach((j, i) => data([...j.rest.translation, ...j.rest.rotation, ...j.rest.scale, ...(j.morphWeights ?? [])], `joint ${i} rest pose`));
+  for (const skin of resource.skeleton?.skins ?? []) data(skin.inverseBindMatrices, `skin "${skin.name}" inverse bind matrices`);
   for (const m of resource.meshes) data(m.positions, `mesh "${m.name}" positions`);
   for (const s of resource.skins) {
     data(s.positions, `skin "${s.name}" positions`);
@@ -138,7 +142,29 @@ interface Notes {
   modelOverflow: boolean;
 }
 
-function sampleClip(lib: Lib, core: Animcore.AnimCore, resource: AnimResource, clip: AnimClip, notes: Notes): void {
+/**
+ * A clip loaded compressed samples within its bounds of the float clip (the plain-TypeScript
+ * reference of the float keys): translations and scales within the bound (a lerp of keys each
+ * within it), rotation components within 8 × the bound (a key's components within the bound, the
+ * nlerp's normalisation of keys whose lerp stays away from 0), plus float32 rounding.
+ */
+function checkCompressed(lib: Lib, clip: AnimClip, buf: Animcore.AnimSampleBuffer, t: number, compression: NonNullable<FuzzInput['compression']>, sampleType: 'linear' | 'step'): void {
+  const reference = { samples: new Float32Array(buf.samples.length), counts: new Uint8Array(buf.counts.length) };
+  lib.referenceSample(clip, t, reference, { rotation: 'nlerp', sampleType });
+  clip.curves.forEach((c, i) => {
+    if (c.keys.encoding !== 'uniform') return; // only uniform curves are quantized
+    const bound = c.curveType === 'rotation' ? 8 * compression.rotation : c.curveType === 'scale' ? compression.scale : c.curveType === 'translation' ? compression.translation : 0;
+    for (let k = 4 * i; k < 4 * i + 4; k++) {
+      const a = buf.samples[k]!;
+      const b = reference.samples[k]!;
+      if (!(Math.abs(a - b) <= bound * (1 + 1e-6) + 1e-6 * Math.max(1, Math.abs(b)))) {
+        throw new Failure('wrong-sample', `clip "${clip.name}" loaded with compression ${JSON.stringify(compression)}: curve ${i} (${c.curveType}) component ${k % 4} at ${t} s (${sampleType}) is ${a}, the float clip's ${b}`);
+      }
+    }
+  });
+}
+
+function sampleClip(lib: Lib, core: Animcore.AnimCore, resource: AnimResource, clip: AnimClip, notes: Notes, compression: FuzzInput['compression']): void {
   const unity = clip.curves.some((c) => c.keys.encoding === 'unity');
   const buf = core.createSampleBuffer(clip);
   const other = core.createSampleBuffer(clip);
@@ -151,6 +177,7 @@ function sampleClip(lib: Lib, core: Animcore.AnimCore, resource: AnimResource, c
         for (const t of EXTREME_TIMES(clip.duration)) {
           core.sampler.sample(clip, t, buf, { rotation, sampleType });
           checkFinite(buf.samples, 'non-finite-sample', `clip "${clip.name}" at ${t} s (${rotation}, ${sampleType})`);
+          if (compression && rotation === 'nlerp' && ['quantized', 'mixed'].includes(core.loadedSize(clip).encoding)) checkCompressed(lib, clip, buf, t, compression, sampleType);
           if (binding && matrices && rotation !== 'raw') {
             lib.localToModel(core, buf, binding, matrices);
             if (allFinite(matrices) >= 0) checkModelOverflow(lib, buf, binding, matrices, `clip "${clip.name}" model space at ${t} s (${rotation}, ${sampleType})`, notes);
@@ -174,19 +201,90 @@ function sampleClip(lib: Lib, core: Animcore.AnimCore, resource: AnimResource, c
 }
 
 /** The time-critical part: open → load → sample → resample. Returns the resource (or the refusal). */
-async function openAndSample(lib: Lib, core: Animcore.AnimCore, input: FuzzInput, notes: Notes): Promise<{ resource: AnimResource; handler: string }> {
-  const companions = Object.fromEntries(Object.entries(input.companions).map(([role, f]) => [role, { file: f.name, bytes: f.bytes }]));
+async function openAndSample(lib: Lib, core: Animcore.AnimCore, input: FuzzInput, notes: Notes): Promise<{ resource: AnimResource; handler: string; exported: AnimResource }> {
+  const { sequence, ...files } = input.companions;
+  const companions = Object.fromEntries(Object.entries(files).map(([role, f]) => [role, { file: f.name, bytes: f.bytes }]));
   const opened = await lib.openFormatFile({ name: input.main.name, bytes: input.main.bytes }, { companions, ...(input.format !== undefined && { format: input.format }) });
   const resource = opened.resource;
   try {
     checkResourceData(resource);
-    core.load(resource);
-    for (const clip of resource.clips.slice(0, 8)) sampleClip(lib, core, resource, clip, notes);
+    core.load(resource, input.compression ? { compression: input.compression } : {});
+    for (const clip of resource.clips.slice(0, 8)) sampleClip(lib, core, resource, clip, notes, input.compression);
+    const exported = sequence ? playSequence(lib, core, resource, Buffer.from(sequence.bytes).toString('latin1')) : resource;
+    return { resource, handler: opened.handler.id, exported };
   } catch (e) {
     resource.dispose();
-    throw e instanceof Failure || e instanceof lib.FormatError ? e : new Failure('pipeline-error', describe(e));
+    throw e instanceof Failure || e instanceof lib.FormatError || e instanceof SequenceRefused ? e : new Failure('pipeline-error', describe(e));
   }
-  return { resource, handler: opened.handler.id };
+}
+
+/** A sequence file refused with a UsageError that names the JSON path and why (issue 19): not a failure. */
+class SequenceRefused extends Error {}
+
+/** The paths a refusal of a sequence file may name (spec sequencer.md §7), or its JSON syntax. */
+const SEQUENCE_PATH = /^(\(top level\)|(rule|rotation|threshold|names|masks|jobs)\b)|^not valid JSON/;
+
+/** A limit refusing work before it is done (events of one window, keys or events of a bake): a UsageError, not a failure. */
+function refusedByLimit(lib: Lib, e: unknown): boolean {
+  return e instanceof lib.UsageError && /at most \d+ are (listed|kept)|over \d+ keys in all/.test(e.message) && e.message.length <= MAX_MESSAGE;
+}
+
+/**
+ * A sequence file (issue 19) played on the resource: loaded (a UsageError naming the JSON path is
+ * a refusal), updated at increasing and extreme times with model-space output, its events taken
+ * between them, and baked (`bakeSequence`) to a resource of finite keys, which is what the input
+ * exports.
+ */
+function playSequence(lib: Lib, core: Animcore.AnimCore, resource: AnimResource, text: string): AnimResource {
+  let sequencer: Animcore.AnimSequencer;
+  try {
+    sequencer = lib.loadSequence(core, resource, text);
+  } catch (e) {
+    if (!(e instanceof lib.UsageError)) throw e;
+    if (!SEQUENCE_PATH.test(e.message) || e.message.length > MAX_MESSAGE) throw new Failure('long-message', `sequence refused without a JSON path or in a long message: ${e.message.slice(0, 200)}`);
+    throw new SequenceRefused(e.message);
+  }
+  try {
+    const model = resource.skeleton ? new lib.LocalToModelJob(core, sequencer.layout.binding()) : undefined;
+    const end = sequencer.end();
+    let previous = 0;
+    for (const t of [0, 1e-9, 0.1, 0.5, 1, 1.5, 2, 3, Number.isFinite(end) ? end : 4, 10, 1e3, 1e9, 1e30, Number.MAX_VALUE]) {
+      if (t < previous) continue;
+      const result = sequencer.update(t, model ? { model } : {});
+      checkFinite(result.samples, 'non-finite-sample', `sequence at ${t} s`);
+      if (model && allFinite(model.matrices) >= 0) {
+        const reference = new Float64Array(model.matrices.length);
+        lib.referenceLocalToModel({ samples: result.samples.slice(), counts: result.counts.slice() }, model.binding, reference as unknown as Float32Array);
+        if (reference.every((v) => Math.abs(v) <= 3.4028234663852886e38)) throw new Failure('non-finite-model', `sequence model space at ${t} s`);
+      }
+      try {
+        checkFinite(
+          sequencer.events(previous, t).map((e) => e.sequenceTime),
+          'non-finite-sample',
+          `sequence events (${previous}, ${t}]`,
+        );
+      } catch (e) {
+        if (!refusedByLimit(lib, e)) throw e;
+      }
+      previous = t;
+    }
+    model?.dispose();
+    const length = Number.isFinite(end) && end > 0 ? Math.min(end, 1e6) : 2;
+    const curves = Math.max(1, sequencer.layout.curveCount);
+    let baked: AnimResource;
+    try {
+      baked = lib.bakeSequence(core, resource, text, { fps: Math.min(30, RESAMPLE_KEYS / curves / length), length });
+    } catch (e) {
+      if (refusedByLimit(lib, e)) return resource;
+      throw e;
+    }
+    for (const c of baked.clips[0]!.curves) {
+      if (c.keys.encoding === 'uniform') checkFinite(c.keys.values, 'non-finite-sample', 'sequence baked');
+    }
+    return baked;
+  } finally {
+    sequencer.dispose();
+  }
 }
 
 function describe(e: unknown): string {
@@ -209,6 +307,7 @@ function extent(input: FuzzInput): { bytes: number; lines: number } {
 /** Classifies an error thrown while opening: FormatError (checked) or a failure. */
 function classify(lib: Lib, input: FuzzInput, e: unknown): Pick<Outcome, 'result' | 'code' | 'message' | 'stack'> {
   if (e instanceof Failure) return { result: 'failure', code: e.kind, message: e.message };
+  if (e instanceof SequenceRefused) return { result: 'format-error', code: 'sequence-refused', message: e.message };
   const message = e instanceof Error ? e.message : String(e);
   const stack = e instanceof Error ? e.stack : undefined;
   if (e instanceof lib.FormatError) {
@@ -266,7 +365,7 @@ export async function runInput(lib: Lib, core: Animcore.AnimCore, input: FuzzInp
     peak = Math.max(peak, inUse() - base);
   };
   const start = performance.now();
-  let opened: { resource: AnimResource; handler: string };
+  let opened: { resource: AnimResource; handler: string; exported: AnimResource };
   const notes: Notes = { modelOverflow: false };
   try {
     opened = await openAndSample(lib, core, input, notes);
@@ -280,7 +379,7 @@ export async function runInput(lib: Lib, core: Animcore.AnimCore, input: FuzzInp
   try {
     if (validate) {
       // The export is the library's work too (a bake can be its largest part); the validator is not.
-      const glb = await exportResource(lib, core, opened.resource);
+      const glb = await exportResource(lib, core, opened.exported);
       probe();
       outcome.ms = performance.now() - start;
       if (glb) await validateGlb(glb);
@@ -289,6 +388,7 @@ export async function runInput(lib: Lib, core: Animcore.AnimCore, input: FuzzInp
   } catch (e) {
     Object.assign(outcome, classify(lib, input, e));
   } finally {
+    if (opened.exported !== opened.resource) opened.exported.dispose();
     opened.resource.dispose();
   }
   outcome.allocation = peak + core.memory.buffer.byteLength - wasmBase;

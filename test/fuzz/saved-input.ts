@@ -14,6 +14,7 @@ interface SavedInput {
   mutated: string;
   mutations: string[];
   format?: string;
+  compression?: FuzzInput['compression'];
   main: string;
   /** Companion role → file name in the folder. */
   companions: Record<string, string>;
@@ -41,6 +42,7 @@ export function saveInput(dir: string, input: FuzzInput, seed: number, index: nu
     mutated: input.mutated,
     mutations: input.mutations,
     ...(input.format !== undefined && { format: input.format }),
+    ...(input.compression !== undefined && { compression: input.compression }),
     main: input.main.name,
     companions: Object.fromEntries(Object.entries(input.companions).map(([role, f]) => [role, f.name])),
     ...(outcome && { outcome: summary as Omit<Outcome, 'stack'> }),
@@ -59,5 +61,6 @@ export function loadInput(dir: string): FuzzInput {
     mutated: saved.mutated,
     mutations: saved.mutations,
     ...(saved.format !== undefined && { format: saved.format }),
+    ...(saved.compression !== undefined && { compression: saved.compression }),
   };
 }
