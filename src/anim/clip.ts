@@ -56,7 +56,9 @@ export class AnimClip {
     this.curves = init.curves;
     this.keyCount = init.keyCount ?? 0;
     this.keyDuration = init.keyDuration ?? 0;
-    const hasUniform = init.curves.some((c) => c.keys.encoding === 'uniform');
+    // Loops, not callbacks made per clip (V8 compiled those again for most clips read: issue 15).
+    let hasUniform = false;
+    for (const c of init.curves) if (c.keys.encoding === 'uniform') hasUniform = true;
     if (hasUniform) {
       if (!Number.isInteger(this.keyCount) || this.keyCount < 1) {
         throw new UsageError(`clip "${init.name}": keyCount must be a positive integer, got ${init.keyCount}`);
@@ -67,7 +69,8 @@ export class AnimClip {
     }
     // Curves sharing one times array (a glTF sampler input; 1,920 curves of a 64-joint rig) have it checked once.
     const checkedTimes = new Set<Float32Array>();
-    init.curves.forEach((c, i) => {
+    for (let i = 0; i < init.curves.length; i++) {
+      const c = init.curves[i]!;
       if (c.keys.encoding === 'uniform' && c.keys.values.length !== 4 * this.keyCount) {
         throw new UsageError(
           `clip "${init.name}" curve ${i}: ${c.keys.values.length} floats, expected 4 × keyCount = ${4 * this.keyCount}`,
@@ -80,7 +83,7 @@ export class AnimClip {
       if (c.keys.encoding === 'unity' && (c.keys.lanes.length < 1 || c.keys.lanes.length > 4)) {
         throw new UsageError(`clip "${init.name}" curve ${i}: unity keys have 1–4 lanes, got ${c.keys.lanes.length}`);
       }
-    });
+    }
     const hasKeyGrid = this.keyCount > 0 && this.keyDuration > 0;
     this.duration = init.duration ?? (hasKeyGrid ? this.keyCount * this.keyDuration : lastKeyTime(init.curves));
     if (!(this.duration >= 0) || !Number.isFinite(this.duration)) {

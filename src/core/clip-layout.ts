@@ -1,16 +1,16 @@
 import type { AnimClip, CurveType } from '../anim/index.js';
 
 /**
- * Indices `i` for which `include(i)` holds, non-rotations first, then rotations, each in index
- * order: the order the kernels loop in (one loop per kind, no per-curve branch), for a clip's slots
- * (assembly/layout.ts CLIP_SLOT_*) and the mixer's curve list alike.
+ * Indices `i` for which `include[i]` holds (every index without `include`), non-rotations first,
+ * then rotations, each in index order: the order the kernels loop in (one loop per kind, no
+ * per-curve branch), for a clip's slots (assembly/layout.ts CLIP_SLOT_*) and the mixer's curve list
+ * alike. A mask, not a callback: callbacks made per clip were compiled again by V8 for most clips
+ * loaded (issue 15).
  */
-export function rotationsLast(types: readonly CurveType[], include: (i: number) => boolean = () => true): { order: number[]; linearCount: number } {
+export function rotationsLast(types: readonly CurveType[], include?: readonly boolean[]): { order: number[]; linearCount: number } {
   const linear: number[] = [];
   const rotation: number[] = [];
-  types.forEach((t, i) => {
-    if (include(i)) (t === 'rotation' ? rotation : linear).push(i);
-  });
+  for (let i = 0; i < types.length; i++) if (include === undefined || include[i]) (types[i] === 'rotation' ? rotation : linear).push(i);
   return { order: [...linear, ...rotation], linearCount: linear.length };
 }
 
@@ -36,12 +36,17 @@ export function isSlot(clip: AnimClip, i: number): boolean {
 
 /** The layout of a whole clip: every slot, constant and Velocity curve. */
 export function clipLayout(clip: AnimClip): ClipLayout {
-  const types = clip.curves.map((c) => c.curveType);
-  const { order, linearCount } = rotationsLast(types, (i) => isSlot(clip, i));
-  return {
-    slots: order,
-    linearCount,
-    constant: clip.curves.flatMap((_, i) => (isSlot(clip, i) ? [] : [i])),
-    velocity: clip.curves.flatMap((c, i) => (c.curveType === 'velocity' ? [i] : [])),
-  };
+  const types: CurveType[] = [];
+  const slot: boolean[] = [];
+  const constant: number[] = [];
+  const velocity: number[] = [];
+  for (let i = 0; i < clip.curves.length; i++) {
+    const type = clip.curves[i]!.curveType;
+    types.push(type);
+    slot.push(isSlot(clip, i));
+    if (!slot[i]) constant.push(i);
+    if (type === 'velocity') velocity.push(i);
+  }
+  const { order, linearCount } = rotationsLast(types, slot);
+  return { slots: order, linearCount, constant, velocity };
 }

@@ -95,12 +95,13 @@ export function resample(core: RuntimeOwner, clip: AnimClip, options: ResampleOp
   if (source) runtime.load(source);
   try {
     const pool = sampleKeys(core, clip, keyCount, keyDuration, options.rotation);
-    let next = 0;
-    const keys = clip.curves.map((c) => (c.keys.encoding === 'static' ? null : pool.subarray(4 * keyCount * next, 4 * keyCount * ++next)));
-    const curves: AnimCurve[] = clip.curves.map((c, i) => {
-      const values = keys[i];
-      return values ? { curveType: c.curveType, target: c.target, active: c.active, keys: { encoding: 'uniform', values } } : c;
-    });
+    // A loop, not callbacks made per clip (V8 compiled those again for most clips resampled: issue 15).
+    const curves: AnimCurve[] = [];
+    for (let i = 0, next = 0; i < clip.curves.length; i++) {
+      const c = clip.curves[i]!;
+      if (c.keys.encoding === 'static') curves.push(c);
+      else curves.push({ curveType: c.curveType, target: c.target, active: c.active, keys: { encoding: 'uniform', values: pool.subarray(4 * keyCount * next, 4 * keyCount * ++next) } });
+    }
     const out = new AnimClip({
       name: clip.name,
       curves,
@@ -130,7 +131,8 @@ export function resample(core: RuntimeOwner, clip: AnimClip, options: ResampleOp
 function sampleKeys(core: RuntimeOwner, clip: AnimClip, keyCount: number, keyDuration: number, rotation: RotationMode | undefined): Float32Array {
   const runtime = core.runtime;
   const { loaded, flags } = runtime.plan(clip, { rotation });
-  const animated = clip.curves.flatMap((c, i) => (c.keys.encoding === 'static' ? [] : [i]));
+  const animated: number[] = [];
+  for (let i = 0; i < clip.curves.length; i++) if (clip.curves[i]!.keys.encoding !== 'static') animated.push(i);
   const n = clip.curves.length;
   // One block: the key pool, then the scratch sample buffer (samples, counts, cursors), then the list.
   const poolBytes = 16 * keyCount * animated.length;

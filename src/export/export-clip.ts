@@ -47,7 +47,8 @@ function ownKeyCount(curve: AnimCurve, keyCount: number): number {
  *   and the keys, and says to pass `fps`)
  */
 export function exportClip(core: AnimCore, clip: AnimClip, fps?: number): AnimClip {
-  const curved = clip.curves.some((c) => c.keys.encoding === 'unity' || c.keys.encoding === 'cubic');
+  let curved = false; // a loop, not a callback made per clip (V8 compiled those again per clip: issue 15)
+  for (const c of clip.curves) if (c.keys.encoding === 'unity' || c.keys.encoding === 'cubic') curved = true;
   if (fps === undefined && !curved) return clip;
   if (fps === undefined) {
     const keys = resampledKeyCount(clip, UNITY_EXPORT_FPS) * clip.curves.filter((c) => c.keys.encoding !== 'static').length;

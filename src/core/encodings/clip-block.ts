@@ -34,13 +34,9 @@ export function writeClipBlock(memory: KernelMemory, clip: AnimClip, layout: Cli
   const n = clip.curves.length;
   const { ptr, arrays } = memory.allocBlock(CLIP_HEADER_SIZE, [16 * layout.constant.length, keyBytes]);
   const [constantValues, keys] = arrays as [number, number];
-  const outputOffsets = (curves: readonly number[]) => Uint32Array.from(curves, (i) => 16 * i);
-  const [slotOut, constantOut, counts, velocityOut] = memory.sharedArrays(ptr, [
-    outputOffsets(layout.slots),
-    outputOffsets(layout.constant),
-    Uint8Array.from(clip.curves, (c) => (c.active ? 1 : 0)),
-    outputOffsets(layout.velocity),
-  ]) as [number, number, number, number];
+  const active = new Uint8Array(n);
+  for (let i = 0; i < n; i++) active[i] = clip.curves[i]!.active ? 1 : 0;
+  const [slotOut, constantOut, counts, velocityOut] = memory.sharedArrays(ptr, [outputOffsets(layout.slots), outputOffsets(layout.constant), active, outputOffsets(layout.velocity)]) as [number, number, number, number];
   // Views are read after the allocations, which may have grown memory.
   const { u32, f32, f64 } = memory;
   const at = (field: number) => (ptr + field) >>> 2;
@@ -60,4 +56,11 @@ export function writeClipBlock(memory: KernelMemory, clip: AnimClip, layout: Cli
   u32[at(CLIP_KEYS)] = keys;
   layout.constant.forEach((curveIndex, s) => f32.set(restValue(clip.curves[curveIndex]!.keys), (constantValues >>> 2) + 4 * s));
   return { ptr, keys };
+}
+
+/** Output offsets (16 bytes a curve) of curve indices; a loop, not a callback made per clip (V8 compiled those again per clip loaded: issue 15). */
+function outputOffsets(curves: readonly number[]): Uint32Array {
+  const out = new Uint32Array(curves.length);
+  for (let k = 0; k < curves.length; k++) out[k] = 16 * curves[k]!;
+  return out;
 }

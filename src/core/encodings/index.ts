@@ -48,8 +48,12 @@ export interface LoadedClip {
  */
 export function writeClip(memory: KernelMemory, clip: AnimClip, compression?: CompressionOptions): LoadedClip {
   const context: EncodingContext = { quantized: compression ? quantizeClip(clip, compression) : null };
-  const encodingOf = (i: number): EncodingName | 'static' => (context.quantized?.[i] ? 'quantized' : clip.curves[i]!.keys.encoding);
-  const used = [...new Set(clip.curves.flatMap((_, i) => (encodingOf(i) === 'static' ? [] : [encodingOf(i) as EncodingName])))].map((e) => KEY_ENCODINGS[e]);
+  // Loops, not callbacks made per clip (V8 compiled those again for most clips loaded: issue 15).
+  const encodings: (EncodingName | 'static')[] = [];
+  for (let i = 0; i < clip.curves.length; i++) encodings.push(context.quantized?.[i] ? 'quantized' : clip.curves[i]!.keys.encoding);
+  const names = new Set<EncodingName>();
+  for (const e of encodings) if (e !== 'static') names.add(e);
+  const used = [...names].map((e) => KEY_ENCODINGS[e]);
   const layout = clipLayout(clip);
   if (used.length <= 1) {
     const encoding = used[0] ?? uniformEncoding;
@@ -64,7 +68,7 @@ export function writeClip(memory: KernelMemory, clip: AnimClip, compression?: Co
   const blocks: number[] = [];
   try {
     const parts = used.map((encoding) => {
-      const { order, linearCount } = rotationsLast(types, (i) => isSlot(clip, i) && encodingOf(i) === encoding.name);
+      const { order, linearCount } = rotationsLast(types, types.map((_, i) => isSlot(clip, i) && encodings[i] === encoding.name));
       const ptr = encoding.write(memory, clip, { slots: order, linearCount, constant: [], velocity: [] }, context);
       blocks.push(ptr);
       return { kind: encoding.kind, ptr };
