@@ -459,11 +459,15 @@ const SOA_WIDE: f32 = -0.49;
 /** `slerpSoa4`'s inputs, kept for the lanes it hands to `slerpPrepared`: the a's, then the b's (structure of arrays). */
 const SOA_LANES = memory.data(128, 16);
 
+/** SLERP_KEY of weight 1 (`slerpSoa4` takes b there). */
+const KEY_ONE: u32 = ~reinterpret<u32>(<f32>1);
+
 /**
  * SIMD: out = slerp(a, b) for four quaternion pairs in structure of arrays (see above) with the
  * weight t in [0, 1] that `slot` was prepared for; `out` may be `a` or `b`.
  */
 export function slerpSoa4(slot: usize, a: usize, b: usize, out: usize): void {
+  if (load<u32>(slot + SLERP_KEY) == KEY_ONE && takeEnd(a, b, out)) return;
   prepareSoa(slot);
   const ax = v128.load(a), ay = v128.load(a, 16), az = v128.load(a, 32), aw = v128.load(a, 48);
   const bx = v128.load(b), by = v128.load(b, 16), bz = v128.load(b, 32), bw = v128.load(b, 48);
@@ -516,6 +520,39 @@ export function slerpSoa4(slot: usize, a: usize, b: usize, out: usize): void {
     v128.store(SOA_LANES, bw, 112);
     slerpSoaLanes(slot, rest, out);
   }
+}
+
+/**
+ * SIMD: `slerpSoa4` at t = 1, whose polynomial's coefficients are exactly (0, 1) — the slerp ends
+ * at b along the shortest arc: out = ±b, the sign from the f64 dot as `slerpPrepared` takes it
+ * (the f32 path's a + (b − a) may round b's last bit instead). A weight-1 layer under `priority`
+ * and an additive layer of weight 1 (three.js's default for an additive action) so skip their
+ * slerps. Returns false, storing nothing, where a lane needs `slerpSoa4`'s own handling: b shorter
+ * than 1e-6 (identity) or a dot that is not a number.
+ */
+function takeEnd(a: usize, b: usize, out: usize): bool {
+  const ax = v128.load(a), ay = v128.load(a, 16), az = v128.load(a, 32), aw = v128.load(a, 48);
+  const bx = v128.load(b), by = v128.load(b, 16), bz = v128.load(b, 32), bw = v128.load(b, 48);
+  const bb = f32x4.add(f32x4.add(f32x4.mul(bx, bx), f32x4.mul(bz, bz)), f32x4.add(f32x4.mul(by, by), f32x4.mul(bw, bw)));
+  if (!i32x4.all_true(f32x4.ge(bb, f32x4.splat(MIN_LENGTH_SQ)))) return false;
+  const lo = dotPair(promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw));
+  const hi = dotPair(promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw));
+  if (!i64x2.all_true(v128.and(f64x2.eq(lo, lo), f64x2.eq(hi, hi)))) return false;
+  // i64 lane masks of dot < 0 narrowed to the four f32 lanes, then b's sign bits flipped there.
+  const neg = v128.shuffle<i32>(f64x2.lt(lo, f64x2.splat(0)), f64x2.lt(hi, f64x2.splat(0)), 0, 2, 4, 6);
+  const flip = v128.and(neg, f32x4.splat(-0.0));
+  v128.store(out, v128.xor(bx, flip));
+  v128.store(out, v128.xor(by, flip), 16);
+  v128.store(out, v128.xor(bz, flip), 32);
+  v128.store(out, v128.xor(bw, flip), 48);
+  return true;
+}
+
+/** (ax bx + az bz) + (ay by + aw bw) on two f64 lanes: the order of `slerpPrepared`'s dot. */
+// @ts-ignore: decorator
+@inline
+function dotPair(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
+  return f64x2.add(f64x2.add(f64x2.mul(ax, bx), f64x2.mul(az, bz)), f64x2.add(f64x2.mul(ay, by), f64x2.mul(aw, bw)));
 }
 
 /** f32 lanes 0 and 1 of `v` as an f64x2. */
@@ -586,7 +623,7 @@ function halvedPair(
   ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, out: usize,
 ): i32 {
   const one = f64x2.splat(1);
-  const dot = f64x2.add(f64x2.add(f64x2.mul(ax, bx), f64x2.mul(az, bz)), f64x2.add(f64x2.mul(ay, by), f64x2.mul(aw, bw)));
+  const dot = dotPair(ax, ay, az, aw, bx, by, bz, bw);
   const sign = v128.and(f64x2.lt(dot, f64x2.splat(0)), f64x2.splat(-0.0));
   const cut = f64x2.lt(f64x2.sub(f64x2.pmin(f64x2.abs(dot), one), one), f64x2.splat(SLERP_EXACT));
   const aa = f64x2.add(f64x2.add(f64x2.mul(ax, ax), f64x2.mul(az, az)), f64x2.add(f64x2.mul(ay, ay), f64x2.mul(aw, aw)));

@@ -145,6 +145,40 @@ describe.each(BUILDS)('blend slerps (%s build)', (build) => {
     );
   });
 
+  it.each([20, 180])('ends a share of 1 exactly at the layer rotation, on its shortest arc (priority weight 1, additive weight 1), gaps up to %s°', (gap) => {
+    // slerp(a, b, 1) = ±b (spec sequencer.md §3): the kernel stores b itself, its sign flipped where
+    // the float64 dot of a and b is negative, for every gap (over 120° included) and either sign.
+    const [a, b, reference, out] = buffers as [AnimSampleBuffer, AnimSampleBuffer, AnimSampleBuffer, AnimSampleBuffer];
+    const identity = [0, 0, 0, 1];
+    fc.assert(
+      fc.property(fc.array(keyPair(gap), { minLength: CURVES, maxLength: CURVES }), fc.double({ min: 0.05, max: 2, noNaN: true }), (pairs, w0) => {
+        pairs.forEach(({ q0, q1 }, i) => {
+          a.samples.set(q0, 4 * i);
+          b.samples.set(q1, 4 * i);
+          reference.samples.set(identity, 4 * i);
+        });
+        for (const x of [a, b, reference]) x.counts.fill(1);
+        // ±b component by component (=== : a zero's sign is not asked).
+        const expectArc = (p: Float32Array, q: Float32Array, i: number): void => {
+          const dot = (p[4 * i]! * q[4 * i]! + p[4 * i + 2]! * q[4 * i + 2]!) + (p[4 * i + 1]! * q[4 * i + 1]! + p[4 * i + 3]! * q[4 * i + 3]!);
+          const want = Array.from(q.subarray(4 * i, 4 * i + 4), (v) => (dot < 0 ? -v : v));
+          const got = Array.from(out.samples.subarray(4 * i, 4 * i + 4));
+          if (!got.every((v, k) => v === want[k])) throw new Error(`curve ${i}: ${got} is not ${want} (a ${Array.from(p.subarray(4 * i, 4 * i + 4))})`);
+        };
+        job.run([{ samples: a, weight: Math.fround(w0) }, { samples: b, weight: 1 }], out, { rule: 'priority', rotation: 'slerp' });
+        pairs.forEach((_, i) => expectArc(a.samples, b.samples, i));
+        // On identity, an additive layer of weight 1 against the identity reference adds b itself (its w ≥ 0 arc).
+        a.samples.fill(0);
+        for (let i = 0; i < CURVES; i++) a.samples[4 * i + 3] = 1;
+        for (const rule of ['weighted', 'priority'] as const) {
+          job.run([{ samples: a, weight: 1 }, { samples: b, weight: 1, mode: 'additive', reference }], out, { rule, rotation: 'slerp' });
+          pairs.forEach((_, i) => expectArc(a.samples, b.samples, i));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it.each(gaps)('adds additive deltas within the budget for deltas up to %s°', (gap, bound) => {
     const [base, sample, reference, out] = buffers as [AnimSampleBuffer, AnimSampleBuffer, AnimSampleBuffer, AnimSampleBuffer];
     fc.assert(
