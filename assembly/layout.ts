@@ -202,11 +202,15 @@ export const SM_HEADER_SIZE = 100;
 export const SM_MODEL_SOA_BYTES = 240;
 /** Bytes per joint of SM_INVERSE_BIND_SPLAT: the splatted inverse bind entries, then the model scratch. */
 export const SM_SKINNING_SCRATCH = 192 + SM_MODEL_SOA_BYTES;
-// A record of SM_CLIPS: the instance's clip block, kind and sampling flags (FLAG_*).
-export const SM_CLIP_BLOCK = 0; // ptr
+// A record of SM_CLIPS: the block sampleClip reads for the instance, its kind and sampling flags
+// (FLAG_*), and for a clip-header kind a copy of the clip's header (its pointers lead into the
+// clip's block), which SM_CLIP_BLOCK then points to: a crowd's records lie side by side, so an
+// instance's header is no miss on a page of its own before its keys' (issue 16, crowd-cold).
+export const SM_CLIP_BLOCK = 0; // ptr: SM_CLIP_HEADER of this record, or a block without the clip header (KIND_UNITY)
 export const SM_CLIP_KIND = 4; // u32 KIND_*
 export const SM_CLIP_FLAGS = 8; // u32
-export const SM_CLIP_SIZE = 16;
+export const SM_CLIP_HEADER = 16; // CLIP_HEADER_SIZE bytes
+export const SM_CLIP_SIZE = SM_CLIP_HEADER + CLIP_HEADER_SIZE;
 
 // `sampleMany` outputs.
 export const OUTPUT_SAMPLES = 0;

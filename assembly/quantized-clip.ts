@@ -31,7 +31,6 @@ import {
   QUANT_W_ROTATIONS,
 } from './layout';
 import { copy4, nlerpAligned, nlerpAlignedLanes4, SLERP_SHARED, slerpPrepare, slerpPrepared4, slerpShortest, transposeStore } from './quat';
-import { touchLines } from './read-ahead';
 import { pairK0, pairK1, pairW, uniformKeyPair } from './uniform-key';
 
 // A key is decoded in word units (a word v stands for v × ROTATION_STEP): the omitted component is
@@ -417,17 +416,4 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
     if (flags & FLAG_SLERP) slerpShortest(SLERP_SHARED, a, b, w, dst);
     else nlerpAligned(a, b, w, dst);
   }
-}
-
-/**
- * Reads ahead (read-ahead.ts) what a sample of quantized clip block `p` at `time` reads: the
- * block from its header to the ranges (slot table, counts, group counts, ranges: one run) and the two
- * slices of the key pair; returns the sum of the words read.
- */
-export function quantizedReadAhead(p: usize, time: f64): u32 {
-  uniformKeyPair(p, time);
-  const bytes = <usize>load<u32>(p, CLIP_SLICE_BYTES);
-  const keys = load<usize>(p, CLIP_KEYS);
-  const slices = keys + <usize>load<u32>(p, CLIP_QUANT_SLICES);
-  return touchLines(p, slices - p) + touchLines(slices + <usize>pairK0 * bytes, bytes) + touchLines(slices + <usize>pairK1 * bytes, bytes);
 }

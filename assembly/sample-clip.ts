@@ -6,7 +6,7 @@ import { finishSample } from './clip-header';
 import { cubicSampleSlots } from './cubic-clip';
 import { keyedSampleSlots } from './keyed-clip';
 import { CLIP_KEY_COUNT, CLIP_KEYS, KIND_CUBIC, KIND_KEYED, KIND_MIXED, KIND_QUANTIZED, KIND_UNIFORM, MIXED_BLOCK, MIXED_KIND, MIXED_RECORD_SIZE } from './layout';
-import { quantizedReadAhead, quantizedSampleSlots } from './quantized-clip';
+import { quantizedSampleSlots } from './quantized-clip';
 import { uniformSampleRanges, uniformSampleSlots } from './uniform-clip';
 import { unityClipSample } from './unity-curve';
 
@@ -51,24 +51,4 @@ export function sampleClip(p: usize, kind: u32, time: f64, out: usize, counts: u
 export function sampleUniformRanges(p: usize, time: f64, out: usize, counts: usize, flags: u32, timeFactor: f32, ranges: usize): void {
   uniformSampleRanges(p, time, out, flags, ranges);
   finishSample(p, out, counts, timeFactor);
-}
-
-/**
- * Reads ahead what `sampleClip(p, kind, time, …)` will read, for quantized clips (and quantized
- * parts of a mixed clip); returns the sum of the words read (read-ahead.ts). Other kinds read
- * nothing ahead: a cold float crowd is bound by the bytes it reads, which reading ahead does not
- * lessen (issue 16: its loads cost more than they saved).
- */
-export function readAheadClip(p: usize, kind: u32, time: f64): u32 {
-  if (kind == KIND_QUANTIZED) return quantizedReadAhead(p, time);
-  let sum: u32 = 0;
-  if (kind == KIND_MIXED) {
-    const parts = load<u32>(p, CLIP_KEY_COUNT);
-    const records = load<usize>(p, CLIP_KEYS);
-    for (let i: u32 = 0; i < parts; i++) {
-      const r = records + <usize>i * MIXED_RECORD_SIZE;
-      if (load<u32>(r, MIXED_KIND) == KIND_QUANTIZED) sum += quantizedReadAhead(load<usize>(r, MIXED_BLOCK), time);
-    }
-  }
-  return sum;
 }

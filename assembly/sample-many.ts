@@ -4,7 +4,6 @@
 // kernels (sampleClip, mixSamples, blend, localToModel); it has no sampling math of its own. The batch
 // block is laid out by the host (assembly/layout.ts, SM_*).
 import {
-  CLIP_HEADER_SIZE,
   OUTPUT_MODEL,
   OUTPUT_SAMPLES,
   SM_CLIP_A,
@@ -48,8 +47,7 @@ import {
 import { blendPrepared, prepareBlend } from './blend';
 import { allAffine, allCounted, composeUnchecked, copyConstantJoints, localToModelFrom, skinningFast, skinningMatrices, splatAffine } from './local-to-model';
 import { mixSamples } from './mix';
-import { keep } from './read-ahead';
-import { readAheadClip, sampleClip } from './sample-clip';
+import { sampleClip } from './sample-clip';
 import { skinningFour } from './skinning-four';
 
 /**
@@ -186,15 +184,8 @@ function sampleInstance(p: usize, i: usize, count: usize, flags: u32, mixFlags: 
   }
   if (clips != 0) {
     const r = clips + i * SM_CLIP_SIZE;
-    // Read ahead, so that misses overlap this instance's sampling instead of coming before the
-    // next one's (a crowd's clips lie far apart; wasm has no prefetch instruction): the header
-    // of the instance after next (its first and last words: the two lines it spans), whose miss
-    // every other address waits on, and what the next instance's sample reads, where that pays.
-    if (i + 2 < count) {
-      const ahead = load<usize>(r + 2 * SM_CLIP_SIZE, SM_CLIP_BLOCK);
-      keep(load<u32>(ahead) + load<u32>(ahead, CLIP_HEADER_SIZE - 4));
-    }
-    if (i + 1 < count) keep(readAheadClip(load<usize>(r + SM_CLIP_SIZE, SM_CLIP_BLOCK), load<u32>(r + SM_CLIP_SIZE, SM_CLIP_KIND), load<f64>(times + ((i + 1) << 3))));
+    // The record holds the clip's header (SM_CLIP_HEADER): the keys' addresses wait on no miss of
+    // their own. Nothing is read ahead (ARCHITECTURE.md: reading ahead cost more than it saved).
     sampleClip(load<usize>(r, SM_CLIP_BLOCK), load<u32>(r, SM_CLIP_KIND), load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, load<u32>(r, SM_CLIP_FLAGS), timeFactor);
   } else {
     sampleClip(load<usize>(p, SM_CLIP_A), load<u32>(p, SM_KIND_A), load<f64>(times + (i << 3)), s, k, cursors + i * c * 16, flags, timeFactor);

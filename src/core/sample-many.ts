@@ -6,6 +6,7 @@ import {
   OUTPUT_MODEL,
   OUTPUT_SAMPLES,
   OUTPUT_SKINNING,
+  CLIP_HEADER_SIZE,
   SM_CLIP_A,
   SM_CLIP_B,
   SM_COUNTS,
@@ -35,6 +36,7 @@ import {
   SM_CLIPS,
   SM_CLIP_BLOCK,
   SM_CLIP_FLAGS,
+  SM_CLIP_HEADER,
   SM_CLIP_KIND,
   SM_CLIP_SIZE,
 } from '../../assembly/layout.js';
@@ -306,11 +308,15 @@ export class SampleManyJob {
     return this.instanceClips?.[instance] ?? this.clip;
   }
 
+  /** Instance `instance`'s SM_CLIP_* record: with the clip's header copied into it where it has one. */
   private writeClipRecord(instance: number, plan: SamplingPlan): void {
-    const at = (this.clipTable + instance * SM_CLIP_SIZE) >>> 2;
+    const record = this.clipTable + instance * SM_CLIP_SIZE;
+    const { ptr, kind, clipHeader } = plan.loaded;
+    if (clipHeader) this.runtime.u8.copyWithin(record + SM_CLIP_HEADER, ptr, ptr + CLIP_HEADER_SIZE);
     const u32 = this.runtime.u32;
-    u32[at + (SM_CLIP_BLOCK >>> 2)] = plan.loaded.ptr;
-    u32[at + (SM_CLIP_KIND >>> 2)] = plan.loaded.kind;
+    const at = record >>> 2;
+    u32[at + (SM_CLIP_BLOCK >>> 2)] = clipHeader ? record + SM_CLIP_HEADER : ptr;
+    u32[at + (SM_CLIP_KIND >>> 2)] = kind;
     u32[at + (SM_CLIP_FLAGS >>> 2)] = plan.flags;
   }
 

@@ -190,4 +190,29 @@ describe.each(BUILDS)('SampleManyJob with a clip per instance (clips, setClip), 
     expect(() => job.setClip(0, rigs[1]!)).toThrow(/disposed/);
     resource.dispose();
   });
+
+  it('writes each record\'s copy of its clip\'s header again when the clip is loaded again elsewhere, in another encoding', () => {
+    const rigs = [31, 32].map((seed) => makeRig(4, 20, seed));
+    const resource = new AnimResource({ format: 'test', clips: rigs });
+    core.load(resource);
+    const job = core.createSampleMany({ clip: rigs[0]!, clips: [rigs[0]!, rigs[1]!, rigs[1]!], instances: 3 });
+    const times = [0.1, 0.45, 0.8];
+    try {
+      job.run(times);
+      resource.dispose();
+      // A clip of another layout takes the freed blocks, so headers copied before would now point at its keys.
+      const filler = new AnimResource({ format: 'test', clips: [makeRig(5, 20, 33)] });
+      core.load(filler);
+      core.load(resource, { compression: { translation: 1e-3, rotation: 1e-3, scale: 1e-3 } });
+      expect(core.loadedSize(rigs[1]!).encoding).toBe('quantized');
+      job.run(times);
+      const alone = samplePerInstance(core, [rigs[0]!, rigs[1]!, rigs[1]!], times);
+      expect(Array.from(job.samples.subarray(0, alone.samples.length))).toEqual(Array.from(alone.samples));
+      expect(Array.from(job.counts.subarray(0, alone.counts.length))).toEqual(Array.from(alone.counts));
+      filler.dispose();
+    } finally {
+      job.dispose();
+      resource.dispose();
+    }
+  });
 });

@@ -35,6 +35,8 @@ export interface LoadedClip {
   blocks: number[];
   /** Whether `rotation: 'raw'` applies: Unity-curve clips, and clips with nothing to sample. */
   raw: boolean;
+  /** Whether the block at `ptr` starts with the clip header (CLIP_*): every kind but Unity curves. */
+  clipHeader: boolean;
 }
 
 /**
@@ -58,7 +60,7 @@ export function writeClip(memory: KernelMemory, clip: AnimClip, compression?: Co
   if (used.length <= 1) {
     const encoding = used[0] ?? uniformEncoding;
     const ptr = encoding.write(memory, clip, layout, context);
-    return { kind: encoding.kind, name: encoding.name, ptr, blocks: [ptr], raw: used.length === 0 || encoding.raw };
+    return { kind: encoding.kind, name: encoding.name, ptr, blocks: [ptr], raw: used.length === 0 || encoding.raw, clipHeader: encoding.clipHeader };
   }
   const foreign = used.find((e) => !e.clipHeader);
   if (foreign !== undefined) {
@@ -81,7 +83,7 @@ export function writeClip(memory: KernelMemory, clip: AnimClip, compression?: Co
       u32[(keys + MIXED_RECORD_SIZE * i + MIXED_KIND) >>> 2] = part.kind;
       u32[(keys + MIXED_RECORD_SIZE * i + MIXED_BLOCK) >>> 2] = part.ptr;
     });
-    return { kind: KIND_MIXED, name: 'mixed', ptr, blocks, raw: false };
+    return { kind: KIND_MIXED, name: 'mixed', ptr, blocks, raw: false, clipHeader: true };
   } catch (e) {
     for (const b of blocks) memory.free(b);
     throw e;
