@@ -572,7 +572,7 @@ export function promoteHigh(v: v128): v128 {
 /**
  * `slerpSoa4`'s mixed path where some lanes may hold a gap over 120° (the f32 dot says over ~119°,
  * `cut`; the f64 dot decides, as `slerpPrepared` does): those are halved as `slerpHalves` does,
- * without forming the midpoint m = (a ± b) · k, k = 1 / |a ± b|: α and β run on cos of the half
+ * without forming the midpoint m = (a ± b) · k, k = 1 / √(2 + 2|a·b|): α and β run on cos of the half
  * gap — (a·a + |a·b|) · k for (a, m), (|a·b| + b·b) · k for (m, b) — with the half weight (the
  * slot's half), and the coefficients (c_a', c_b') on (a, m) or (m, b) become a's and b's in f64:
  * c_a' + c_b' k and c_b' k, or c_a' k and c_a' k + c_b' (b's with the sign of the shortest arc).
@@ -588,7 +588,9 @@ function slerpHalvedSoa(
   const one = f32x4.splat(1);
   const aa = f32x4.add(f32x4.add(f32x4.mul(ax, ax), f32x4.mul(az, az)), f32x4.add(f32x4.mul(ay, ay), f32x4.mul(aw, aw)));
   const bb = f32x4.add(f32x4.add(f32x4.mul(bx, bx), f32x4.mul(bz, bz)), f32x4.add(f32x4.mul(by, by), f32x4.mul(bw, bw)));
-  const k = f32x4.div(one, f32x4.sqrt(f32x4.add(f32x4.add(aa, bb), f32x4.add(x, x))));
+  // 1 / √(2 + 2|cos θ|), as `slerpHalves` and the twin take it: equal to 1 / |a ± b| for unit keys,
+  // and the same midpoint for keys that are unit only within UNIT_TOLERANCE.
+  const k = f32x4.div(one, f32x4.sqrt(f32x4.add(f32x4.splat(2), f32x4.add(x, x))));
   const t = <f32>load<f64>(slot);
   const low = t <= 0.5;
   const half = slot + SLERP_HALF;
