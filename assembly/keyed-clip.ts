@@ -16,8 +16,10 @@ import {
   CLIP_KEY_COUNT,
   CLIP_KEYS,
   CLIP_LINEAR_COUNT,
+  CLIP_CONSTANT_COUNT,
   CLIP_SINGLE_COUNT,
   CLIP_SLOT_OUT,
+  CLIP_VELOCITY_COUNT,
   CURSOR_BYTES_PER_CURVE,
   FLAG_SLERP,
   FLAG_STEP,
@@ -31,7 +33,7 @@ import {
   KEYED_TIMES,
   KEYED_VALUES,
 } from './layout';
-import { copy4, lerp4, lerp4Lanes, nlerpShortest, nlerpShortestLanes4, SLERP_SHARED, slerpPrepare, slerpPrepared, slerpPrepared4, slerpShortest } from './quat';
+import { copy4, lerp4, lerp4Lanes, nlerpShortest, nlerpShortestLanes4, SLERP_SHARED, SLERP_LANES_SIZE, slerpPrepare, slerpPrepareLanes4, slerpPrepared, slerpPreparedEach4, slerpShortest } from './quat';
 
 /**
  * Index of the last key with time <= t (0 when t is before every key), from the cursor's
@@ -142,9 +144,11 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
       for (let m = R; m < M; m++) nlerpShortest(a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
     } else if (w >= 0 && w <= 1) {
       // One weight for the group: the polynomial's coefficients once; the SIMD build slerps four
-      // members at a time (their keys are consecutive float4s), a group of four or more its last
-      // members as the last four (again for those already done: the same keys give the same
-      // bits), a smaller group one by one.
+      // members at a time (their keys are consecutive float4s; each in f32 where its own gap
+      // allows, `slerpPreparedEach4`, so that a member's bits do not depend on its neighbours:
+      // the four-instance pass gives the same, assembly/skinning-four.ts), a group of four or more
+      // its last members as the last four (again for those already done: the same keys give the
+      // same bits), a smaller group one by one.
       if (R < M) slerpPrepare(SLERP_SHARED, w);
       m = R;
       if (ASC_FEATURE_SIMD && M - R >= 4) {
@@ -154,7 +158,7 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
             done = true;
           }
           const o = outs + (m << 2);
-          slerpPrepared4(SLERP_SHARED, a + (m << 4), b + (m << 4), out + <usize>load<u32>(o), out + <usize>load<u32>(o, 4), out + <usize>load<u32>(o, 8), out + <usize>load<u32>(o, 12));
+          slerpPreparedEach4(SLERP_SHARED, a + (m << 4), b + (m << 4), out + <usize>load<u32>(o), out + <usize>load<u32>(o, 4), out + <usize>load<u32>(o, 8), out + <usize>load<u32>(o, 12));
         }
         m = M;
       }
@@ -164,6 +168,76 @@ export function keyedSampleSlots(p: usize, time: f64, out: usize, cursors: usize
       for (let m = R; m < M; m++) slerpShortest(SLERP_SHARED, a + (m << 4), b + (m << 4), w, out + <usize>load<u32>(outs + (m << 2)));
     }
   }
+}
+
+// Four instances of one keyed clip of one time group at their own times, for the four-instance
+// skinning pass (assembly/skinning-four.ts), which interpolates the keys itself, lane l being
+// instance l, instead of reading a sample buffer: `keyedLanes4` finds each instance's key pair and
+// weight as `keyedSampleSlots` does and lays them out in KEY_LANES.
+/** Per lane l: the address of its key row k (u32 at 4l), of key row k + 1 less that (at NEXT + 4l: 0 where held). */
+export const LANES_NEXT: usize = 16;
+/**
+ * Per lane l: its weight in every lane (f32x4 at W + 16l); −0 where held, so that `a + (a − a)·w`
+ * is a itself (±0 included) for every finite key (a non-finite one fails the pass's check).
+ */
+export const LANES_W: usize = 32;
+/** Lane l all bits set where it holds key k as stored (before the first key, from the last key on, under a step): an i32x4. */
+export const LANES_HELD: usize = 96;
+/** The weights as one f32x4 (0 where held). */
+export const LANES_WEIGHTS: usize = 112;
+/** `slerpPrepareLanes4`'s coefficients for those weights. */
+export const LANES_SLERP: usize = 128;
+/** The layout above for `keyedLanes4`. */
+export const KEY_LANES = memory.data(<i32>(LANES_SLERP + SLERP_LANES_SIZE), 16);
+
+/**
+ * Whether keyed clip block `p` can be sampled by `keyedLanes4` with `flags`: one time group holds
+ * every curve (no constant or Velocity curve), of which at least four rotations (so that
+ * `keyedSampleSlots` slerps them with `slerp4`), under FLAG_SLERP.
+ */
+export function keyedFourLanes(p: usize, flags: u32): bool {
+  if ((flags & FLAG_SLERP) == 0 || load<u32>(p, CLIP_KEY_COUNT) != 1 || load<u32>(p, CLIP_SINGLE_COUNT) != 0) return false;
+  if (load<u32>(p, CLIP_CONSTANT_COUNT) != 0 || load<u32>(p, CLIP_VELOCITY_COUNT) != 0) return false;
+  const rec = load<usize>(p, CLIP_KEYS);
+  return load<u32>(rec, KEYED_MEMBER_COUNT) - load<u32>(rec, KEYED_LINEAR_COUNT) >= 4;
+}
+
+/**
+ * The key pairs and weights of four instances of keyed clip block `p` (`keyedFourLanes`) at the
+ * times at `times` (f64 each), through and into their cursors (instance l's at `cursors` +
+ * l · `cursorStride`), into KEY_LANES. Returns false, with nothing for the caller to use, where a
+ * weight that interpolates lies outside [0, 1] (the exact slerp's case in `keyedSampleSlots`).
+ */
+export function keyedLanes4(p: usize, times: usize, cursors: usize, cursorStride: usize, flags: u32): bool {
+  const rec = load<usize>(p, CLIP_KEYS);
+  const keyTimes = load<usize>(rec, KEYED_TIMES);
+  const values = load<usize>(rec, KEYED_VALUES);
+  const stride = <usize>load<u32>(rec, KEYED_MEMBER_COUNT) << 4;
+  const lerpEnd = load<u32>(rec, KEYED_LERP_END) & (flags & FLAG_STEP ? 0 : 0xffffffff);
+  const cursorAt = cursors + <usize>load<u32>(load<usize>(p, CLIP_SLOT_OUT) + (<usize>load<u32>(rec, KEYED_FIRST_SLOT) << 2));
+  const lanes = KEY_LANES;
+  for (let l: usize = 0; l < 4; l++) {
+    const t = wrapCycle(p, load<f64>(times + (l << 3)));
+    const k = groupKey(rec, t, cursorAt + l * cursorStride);
+    const t0 = <f64>load<f32>(keyTimes + (<usize>k << 2));
+    store<u32>(lanes + (l << 2), values + <usize>k * stride);
+    if (t < t0 || k >= lerpEnd) {
+      store<u32>(lanes + LANES_NEXT + (l << 2), 0);
+      v128.store(lanes + LANES_W + (l << 4), f32x4.splat(-0.0));
+      store<i32>(lanes + LANES_HELD + (l << 2), -1);
+      store<f32>(lanes + LANES_WEIGHTS + (l << 2), 0);
+      continue;
+    }
+    const t1 = <f64>load<f32>(keyTimes + (<usize>(k + 1) << 2));
+    const w = <f32>((t - t0) / (t1 - t0));
+    if (!(w >= 0 && w <= 1)) return false;
+    store<u32>(lanes + LANES_NEXT + (l << 2), stride);
+    v128.store(lanes + LANES_W + (l << 4), f32x4.splat(w));
+    store<i32>(lanes + LANES_HELD + (l << 2), 0);
+    store<f32>(lanes + LANES_WEIGHTS + (l << 2), w);
+  }
+  slerpPrepareLanes4(v128.load(lanes + LANES_WEIGHTS), lanes + LANES_SLERP);
+  return true;
 }
 
 /**

@@ -297,6 +297,18 @@ export function slerpPrepared4(slot: usize, a: usize, b: usize, d0: usize, d1: u
 }
 
 /**
+ * SIMD: `slerpPrepared4` deciding lane by lane: each quaternion whose own gap is within `slerp4`'s
+ * reach in f32, the others by `slerpPrepared`, so that a quaternion's result depends on its own
+ * keys and weight only (the keyed sampler: the four-instance pass slerps one rotation of four
+ * instances, not four rotations of one, and gives the same bits; assembly/skinning-four.ts).
+ */
+// @ts-ignore: decorator
+@inline
+export function slerpPreparedEach4(slot: usize, a: usize, b: usize, d0: usize, d1: usize, d2: usize, d3: usize): void {
+  slerpGathered4(slot, a, a + 16, a + 32, a + 48, b, b + 16, b + 32, b + 48, d0, d1, d2, d3, true);
+}
+
+/**
  * SIMD: `slerpPrepared4` of quaternions anywhere: a_k at `a0` … `a3`, b_k at `b0` … `b3`, into
  * `d0` … `d3` (the blend's rotations lie between other curves). A `d_k` may alias its `a_k` or `b_k`.
  */
@@ -304,7 +316,7 @@ export function slerpPrepared4(slot: usize, a: usize, b: usize, d0: usize, d1: u
 @inline
 export function slerpGathered4(
   slot: usize, a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize,
-  d0: usize, d1: usize, d2: usize, d3: usize,
+  d0: usize, d1: usize, d2: usize, d3: usize, each: bool = false,
 ): void {
   const qa0 = v128.load(a0), qa1 = v128.load(a1), qa2 = v128.load(a2), qa3 = v128.load(a3);
   const qb0 = v128.load(b0), qb1 = v128.load(b1), qb2 = v128.load(b2), qb3 = v128.load(b3);
@@ -313,8 +325,11 @@ export function slerpGathered4(
   const axy23 = v128.shuffle<f32>(qa2, qa3, 0, 4, 1, 5), azw23 = v128.shuffle<f32>(qa2, qa3, 2, 6, 3, 7);
   const bxy01 = v128.shuffle<f32>(qb0, qb1, 0, 4, 1, 5), bzw01 = v128.shuffle<f32>(qb0, qb1, 2, 6, 3, 7);
   const bxy23 = v128.shuffle<f32>(qb2, qb3, 0, 4, 1, 5), bzw23 = v128.shuffle<f32>(qb2, qb3, 2, 6, 3, 7);
-  const rest = slerp4(
-    slot,
+  const c = slot + SLERP4_AT;
+  const rest = slerp4At(
+    c,
+    c + SLERP4_D,
+    c + SLERP4_T,
     v128.shuffle<f32>(axy01, axy23, 0, 1, 4, 5),
     v128.shuffle<f32>(axy01, axy23, 2, 3, 6, 7),
     v128.shuffle<f32>(azw01, azw23, 0, 1, 4, 5),
@@ -327,6 +342,8 @@ export function slerpGathered4(
     d1,
     d2,
     d3,
+    false,
+    each,
   );
   if (rest) {
     // From the inputs held in registers: slerp4 may have stored a lane it leaves (a result shorter
@@ -342,7 +359,7 @@ export function slerpGathered4(
 const LANE_PAIR = memory.data(32, 16);
 
 /** Out of line: one copy of the slerp for every lane of every caller (the module's size). */
-function slerpPreparedPair(slot: usize, a: v128, b: v128, out: usize): void {
+export function slerpPreparedPair(slot: usize, a: v128, b: v128, out: usize): void {
   v128.store(LANE_PAIR, a);
   v128.store(LANE_PAIR, b, 16);
   slerpPrepared(slot, LANE_PAIR, LANE_PAIR + 16, out);
@@ -367,26 +384,112 @@ function slerpPreparedPair(slot: usize, a: v128, b: v128, out: usize): void {
 // @ts-ignore: decorator
 @inline
 export function slerp4(slot: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, d0: usize, d1: usize, d2: usize, d3: usize): i32 {
+  const c = slot + SLERP4_AT;
+  return slerp4At(c, c + SLERP4_D, c + SLERP4_T, ax, ay, az, aw, bx, by, bz, bw, d0, d1, d2, d3, false, false);
+}
+
+/**
+ * SIMD: `slerp4` with a weight per lane (lane i: its own t): the coefficients at `c` as
+ * `slerpPrepareLanes4` lays them out; stores the four results as structure of arrays (x, y, z, w
+ * of the four, one f32x4 each) at `out`. Returns the lanes `slerp4` would leave to `slerpPrepared`
+ * (a gap beyond SLERP_SMALL in that lane, or a result shorter than 1e-6): each lane is bit for bit
+ * what `slerp4` gives for that pair and weight where it returns no lane (four instances of one
+ * rotation at their own key pairs and weights: assembly/skinning-four.ts).
+ */
+// @ts-ignore: decorator
+@inline
+export function slerpLanes4(c: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, out: usize): i32 {
+  return slerp4At(c, c + 48, c + 96, ax, ay, az, aw, bx, by, bz, bw, out, 0, 0, 0, true, true);
+}
+
+/** Bytes of `slerpPrepareLanes4`'s coefficients. */
+export const SLERP_LANES_SIZE: usize = 112;
+
+/**
+ * SIMD: the coefficients of `slerpLanes4` for the weights `ws` (f32 lanes in [0, 1]) at `c`: per
+ * lane the f32 t·P_j(t) for j = 1 … 3 (at 16(j − 1)), (1 − t)·P_j(1 − t) (at 48 + 16(j − 1)) and t
+ * (at 96), by `slerpPrepare`'s operations on each lane (so the same bits as its splats).
+ */
+export function slerpPrepareLanes4(ws: v128, c: usize): void {
+  const one = f64x2.splat(1);
+  const t01 = promoteLow(ws), t23 = promoteHigh(ws);
+  const d01 = f64x2.sub(one, t01), d23 = f64x2.sub(one, t23);
+  const st01 = f64x2.mul(t01, t01), st23 = f64x2.mul(t23, t23);
+  const sd01 = f64x2.mul(d01, d01), sd23 = f64x2.mul(d23, d23);
+  // P_1 = 1 · (u_1 x − v_1): the product by 1 left out (exact).
+  let pt01 = lanesTerm(0, one, st01, true), pt23 = lanesTerm(0, one, st23, true);
+  let pd01 = lanesTerm(0, one, sd01, true), pd23 = lanesTerm(0, one, sd23, true);
+  storeLanesTerm(c, 0, t01, t23, d01, d23, pt01, pt23, pd01, pd23);
+  pt01 = lanesTerm(1, pt01, st01, false);
+  pt23 = lanesTerm(1, pt23, st23, false);
+  pd01 = lanesTerm(1, pd01, sd01, false);
+  pd23 = lanesTerm(1, pd23, sd23, false);
+  storeLanesTerm(c, 1, t01, t23, d01, d23, pt01, pt23, pd01, pd23);
+  pt01 = lanesTerm(2, pt01, st01, false);
+  pt23 = lanesTerm(2, pt23, st23, false);
+  pd01 = lanesTerm(2, pd01, sd01, false);
+  pd23 = lanesTerm(2, pd23, sd23, false);
+  storeLanesTerm(c, 2, t01, t23, d01, d23, pt01, pt23, pd01, pd23);
+  v128.store(c, ws, 96);
+}
+
+/** P_(i+1) from P_i (`p`) and x = t² or (1 − t)² on two lanes, as `prepareTerm`; `first`: P_1 itself. */
+// @ts-ignore: decorator
+@inline
+function lanesTerm(i: usize, p: v128, sq: v128, first: bool): v128 {
+  const q = f64x2.sub(f64x2.mul(v128.load64_splat(SLERP_U + (i << 3)), sq), v128.load64_splat(SLERP_V + (i << 3)));
+  return first ? q : f64x2.mul(p, q);
+}
+
+/** Term i + 1 of the four lanes rounded to f32 as `storeTermSplats` rounds them: t·P(t) at c + 16i, (1 − t)·P(1 − t) at c + 48 + 16i. */
+// @ts-ignore: decorator
+@inline
+function storeLanesTerm(c: usize, i: usize, t01: v128, t23: v128, d01: v128, d23: v128, pt01: v128, pt23: v128, pd01: v128, pd23: v128): void {
+  const ct01 = f32x4.demote_f64x2_zero(f64x2.mul(t01, pt01)), ct23 = f32x4.demote_f64x2_zero(f64x2.mul(t23, pt23));
+  const cd01 = f32x4.demote_f64x2_zero(f64x2.mul(d01, pd01)), cd23 = f32x4.demote_f64x2_zero(f64x2.mul(d23, pd23));
+  v128.store(c + (i << 4), v128.shuffle<f32>(ct01, ct23, 0, 1, 4, 5));
+  v128.store(c + 48 + (i << 4), v128.shuffle<f32>(cd01, cd23, 0, 1, 4, 5));
+}
+
+/**
+ * `slerp4`'s arithmetic from coefficients at `c` (t·P_j(t)) and `e` ((1 − t)·P_j(1 − t)) and the
+ * weights at `tAt`, the results stored at `d0` … `d3` (`soa`: as structure of arrays at `d0`). With
+ * `each` false as `slerp4` (15 when any gap is large); with `each` true every lane computed, the
+ * lanes with a large gap returned beside the short ones.
+ */
+// @ts-ignore: decorator
+@inline
+function slerp4At(
+  c: usize, e: usize, tAt: usize, ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128,
+  d0: usize, d1: usize, d2: usize, d3: usize, soa: bool, each: bool,
+): i32 {
   // (ax bx + az bz) + (ay by + aw bw): the order of the other builds' dot.
   const dot = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(az, bz)), f32x4.add(f32x4.mul(ay, by), f32x4.mul(aw, bw)));
   const one = f32x4.splat(1);
   const xm1 = f32x4.sub(f32x4.pmin(f32x4.abs(dot), one), one);
-  if (v128.any_true(f32x4.lt(xm1, f32x4.splat(<f32>SLERP_SMALL)))) return 15;
+  const large = f32x4.lt(xm1, f32x4.splat(<f32>SLERP_SMALL));
+  if (!each && v128.any_true(large)) return 15;
   // The shortest arc: b negated where dot < 0.
   const neg = v128.and(f32x4.lt(dot, f32x4.splat(0)), f32x4.splat(-0.0));
   // β = t Σ P_j(t) xm1^j and α likewise for 1 − t, three terms by Horner (beyond them < 4e-9).
-  const c = slot + SLERP4_AT;
   const beta = f32x4.mul(hornerStep(hornerStep(v128.load(c, 32), xm1, v128.load(c, 16)), xm1, v128.load(c)), xm1);
-  const e = c + SLERP4_D;
   const alpha = f32x4.mul(hornerStep(hornerStep(v128.load(e, 32), xm1, v128.load(e, 16)), xm1, v128.load(e)), xm1);
-  const t = v128.load(c, SLERP4_T);
+  const t = v128.load(tAt);
   const x = slerpLane(ax, v128.xor(bx, neg), t, alpha, beta);
   const y = slerpLane(ay, v128.xor(by, neg), t, alpha, beta);
   const z = slerpLane(az, v128.xor(bz, neg), t, alpha, beta);
   const w = slerpLane(aw, v128.xor(bw, neg), t, alpha, beta);
   const sq = f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(z, z)), f32x4.add(f32x4.mul(y, y), f32x4.mul(w, w)));
-  transposeStore(x, y, z, w, d0, d1, d2, d3);
-  return i32x4.bitmask(f32x4.lt(sq, f32x4.splat(MIN_LENGTH_SQ)));
+  const short = f32x4.lt(sq, f32x4.splat(MIN_LENGTH_SQ));
+  if (soa) {
+    v128.store(d0, x);
+    v128.store(d0, y, 16);
+    v128.store(d0, z, 32);
+    v128.store(d0, w, 48);
+  } else {
+    transposeStore(x, y, z, w, d0, d1, d2, d3);
+  }
+  return i32x4.bitmask(each ? v128.or(short, large) : short);
 }
 
 /** Horner's last four steps from h: ((((h·x + c₄)·x + c₃)·x + c₂)·x + c₁), c_j the f32x4 at p + 16(j − 1). */

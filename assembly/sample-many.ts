@@ -43,12 +43,16 @@ import {
   LAYER_TIME,
   LAYER_WEIGHT,
   LTM_CONSTANT_COUNT,
+  CLIP_COUNTS,
+  KIND_KEYED,
+  SM_MODEL_SOA_BYTES,
 } from './layout';
 import { blendPrepared, prepareBlend } from './blend';
 import { allAffine, allCounted, composeUnchecked, copyConstantJoints, localToModelFrom, skinningFast, skinningMatrices, splatAffine } from './local-to-model';
+import { keyedFourLanes, keyedLanes4 } from './keyed-clip';
 import { mixSamples } from './mix';
 import { sampleClip } from './sample-clip';
-import { skinningFour } from './skinning-four';
+import { keyedMap, keyedSkinningFour, skinningFour } from './skinning-four';
 
 /**
  * Runs batch `p` for its first `count` instances: samples clip A at TIMES[i] (with SM_CLIPS, the
@@ -57,8 +61,10 @@ import { skinningFour } from './skinning-four';
  * runs the blend block (which samples each layer's clip with the flags of its record); then, for
  * `output` OUTPUT_MODEL or OUTPUT_SKINNING, writes 16 f32 per joint (column-major) per instance,
  * skinning matrices being model · inverse bind. `flags` and `timeFactor` as `sampleClip`.
+ * Returns 1 when the samples and counts of some instances were not written (skinning straight from
+ * a keyed clip's keys, `keyedSkinningFour`): the host samples them again when they are read.
  */
-export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, timeFactor: f32, output: u32): void {
+export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, timeFactor: f32, output: u32): u32 {
   const c = <usize>load<u32>(p, SM_CURVE_COUNT);
   const j = <usize>load<u32>(p, SM_JOINT_COUNT);
   const samples = load<usize>(p, SM_SAMPLES);
@@ -84,10 +90,37 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
   // skinningFour's scratch.
   let first: u32 = 0;
   let firstFour: u32 = 0;
+  // One keyed clip of one time group under slerp, every count > 0: four instances at a time
+  // skinned straight from the keys, no sample buffer (`keyedSkinningFour`), until a group of four
+  // needs the sampled path (then the rest of the call takes it).
+  const clipA = load<usize>(p, SM_CLIP_A);
+  let keyedFour = ASC_FEATURE_SIMD && affine && clipCounts && count >= 4 && j > 0 && load<u32>(p, SM_KIND_A) == KIND_KEYED && keyedFourLanes(clipA, flags) && allCounted(load<usize>(clipA, CLIP_COUNTS), c);
+  const keyMap = splat + j * (192 + SM_MODEL_SOA_BYTES);
+  if (keyedFour) {
+    keyedMap(job, clipA, keyMap);
+    allSampled = true;
+  }
+  let skipped: u32 = 0;
+  let misses: u32 = 0;
   for (let i: usize = 0; i < <usize>count; ) {
     // SIMD skinning under affine inverse bind matrices: four instances at a time, structure of
     // arrays over instances (assembly/skinning-four.ts), where their samples are read whole.
     if (ASC_FEATURE_SIMD && affine && i + 4 <= <usize>count) {
+      if (keyedFour) {
+        if (keyedLanes4(clipA, load<usize>(p, SM_TIMES) + (i << 3), load<usize>(p, SM_CURSORS) + i * c * 16, c * 16, flags)) {
+          const m = matrices + i * j * 64;
+          const done = keyedSkinningFour(job, keyMap, splat + j * 192, splat, firstFour, m, m + j * 64, m + j * 128, m + j * 192);
+          firstFour = constants;
+          if (done) {
+            skipped = 1;
+            i += 4;
+            continue;
+          }
+        }
+        // A group the keys cannot skin (a key gap beyond `slerp4`'s, a non-finite entry) takes
+        // the sampled path; where that is common (a clip of wide gaps), the rest of the call does.
+        if (++misses > (<u32>i >> 4) + 2) keyedFour = false;
+      }
       let whole = true;
       for (let l: usize = i; l < i + 4; l++) {
         sampleInstance(p, l, <usize>count, flags, mixFlags, timeFactor);
@@ -133,6 +166,7 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
     }
     i++;
   }
+  return skipped;
 }
 
 /**

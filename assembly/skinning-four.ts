@@ -11,10 +11,16 @@
 // instances' model matrices as 15 f32x4, MODEL_SOA_BYTES: entry (row r < 3, column c) at
 // (3c + r)·16, then row 3 of columns 0–2 at 192 + 16c (row 3 of column 3 is 1 wherever the matrix
 // is finite: ±0 + 1).
+import { KEY_LANES, LANES_HELD, LANES_NEXT, LANES_SLERP, LANES_W, LANES_WEIGHTS } from './keyed-clip';
 import { allFinite } from './local-to-model';
-import { LTM_BINDINGS, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND, SM_MODEL_SOA_BYTES } from './layout';
+import { CLIP_KEYS, CLIP_SLOT_OUT, KEYED_FIRST_SLOT, KEYED_MEMBER_COUNT, LTM_BINDINGS, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND, SM_MODEL_SOA_BYTES } from './layout';
+import { SLERP_SHARED, slerpLanes4, slerpPrepare, slerpPreparedPair } from './quat';
 
 const MODEL_SOA_BYTES: usize = SM_MODEL_SOA_BYTES;
+/** `slerpLanes4`'s results (x, y, z, w of four instances). */
+const SLERP_OUT = memory.data(64, 16);
+/** One lane's result of `slerpLanesRest`. */
+const SLERP_ONE = memory.data(16, 16);
 
 /**
  * Writes the skinning matrices (model · inverse bind, 16 f32 per joint, column-major) of the four
@@ -25,36 +31,127 @@ const MODEL_SOA_BYTES: usize = SM_MODEL_SOA_BYTES;
  * skinning entry is finite; otherwise the caller composes the four again on the checked paths.
  */
 export function skinningFour(p: usize, s0: usize, s1: usize, s2: usize, s3: usize, soa: usize, splat: usize, first: u32, m0: usize, m1: usize, m2: usize, m3: usize): bool {
+  return four(false, p, s0, s1, s2, s3, soa, splat, first, m0, m1, m2, m3);
+}
+
+/**
+ * `skinningFour` of four instances of a keyed clip of one time group, interpolating their keys
+ * itself (no sample buffer): the key rows, weights and slerp coefficients that `keyedLanes4` laid
+ * out (assembly/keyed-clip.ts), each joint's T, R and S read as the members at the byte offsets of
+ * `map` (`keyedMap`). Translations and scales are lerped per instance as `lerp4`, rotations
+ * slerped four instances at a time by `slerpLanes4`, held keys taken as stored: the samples
+ * `keyedSampleSlots` writes, so the matrices are bit for bit those of sampling then
+ * `skinningFour`. Returns false where a skinning entry is not finite: the caller then samples the
+ * four and runs `skinningFour` (whose checked paths take such poses).
+ */
+export function keyedSkinningFour(p: usize, map: usize, soa: usize, splat: usize, first: u32, m0: usize, m1: usize, m2: usize, m3: usize): bool {
+  return four(true, p, map, 0, 0, 0, soa, splat, first, m0, m1, m2, m3);
+}
+
+/**
+ * Builds `keyedSkinningFour`'s map for local-to-model job `p` and keyed clip block `clip`
+ * (`keyedFourLanes`) at `map`, 16 bytes per joint: the byte offsets within a key row of the
+ * members that the joint's T, R and S bindings read (LTM_UNBOUND where unbound), and in joint 0's
+ * last word the block it was built for, so that a job builds it once (its binding and clip are
+ * fixed; a clip loaded again lays its group out the same).
+ */
+export function keyedMap(p: usize, clip: usize, map: usize): void {
+  if (load<usize>(map, 12) == clip) return;
+  const n = <usize>load<u32>(p, LTM_JOINT_COUNT);
+  const bindings = load<usize>(p, LTM_BINDINGS);
+  const rec = load<usize>(clip, CLIP_KEYS);
+  const members = <usize>load<u32>(rec, KEYED_MEMBER_COUNT);
+  const outs = load<usize>(clip, CLIP_SLOT_OUT) + (<usize>load<u32>(rec, KEYED_FIRST_SLOT) << 2);
+  for (let i: usize = 0; i < n; i++) {
+    for (let q: usize = 0; q < 3; q++) {
+      const o = load<u32>(bindings + i * 12 + (q << 2));
+      let at: u32 = <u32>LTM_UNBOUND;
+      if (o != <u32>LTM_UNBOUND) for (let m: usize = 0; m < members; m++) if (load<u32>(outs + (m << 2)) == o) at = <u32>(m << 4);
+      store<u32>(map + (i << 4) + (q << 2), at);
+    }
+  }
+  store<usize>(map, clip, 12);
+}
+
+/**
+ * The pass of `skinningFour` (`keyed` false: T/R/S from the samples at `s0` … `s3`) and of
+ * `keyedSkinningFour` (`keyed` true: from the keys, `s0` the map).
+ */
+// @ts-ignore: decorator
+@inline
+function four(keyed: bool, p: usize, s0: usize, s1: usize, s2: usize, s3: usize, soa: usize, splat: usize, first: u32, m0: usize, m1: usize, m2: usize, m3: usize): bool {
   const n = load<u32>(p, LTM_JOINT_COUNT);
   const parents = load<usize>(p, LTM_PARENTS);
-  const bindings = load<usize>(p, LTM_BINDINGS);
+  const bindings = keyed ? s0 : load<usize>(p, LTM_BINDINGS);
+  const bindingBytes: usize = keyed ? 16 : 12;
   const rest = load<usize>(p, LTM_REST);
   const order = load<usize>(p, LTM_ORDER);
   const one = f32x4.splat(1), two = f32x4.splat(2), zero = f32x4.splat(0);
+  // Keyed: lanes that hold key k as stored.
+  const held = keyed ? v128.load(KEY_LANES, LANES_HELD) : zero;
+  const heldBits = i32x4.bitmask(held);
   for (let k: u32 = first; k < n; k++) {
     const i = <usize>load<u32>(order + (<usize>k << 2));
-    const b = bindings + i * 12;
+    const b = bindings + i * bindingBytes;
     const r = rest + i * 48;
     // Rotations of the four instances: x, y, z, w.
     // An unbound property reads the rest value in every lane (one test per joint, not per lane).
     const bq = <usize>load<u32>(b, 4);
-    let q0: v128, q1: v128, q2: v128, q3: v128;
-    if (bq == <usize>LTM_UNBOUND) q0 = q1 = q2 = q3 = v128.load(r, 16);
-    else {
-      q0 = v128.load(s0 + bq);
-      q1 = v128.load(s1 + bq);
-      q2 = v128.load(s2 + bq);
-      q3 = v128.load(s3 + bq);
+    let x: v128, y: v128, z: v128, w: v128;
+    if (keyed && bq != <usize>LTM_UNBOUND) {
+      const L = KEY_LANES;
+      const a0 = load<u32>(L) + bq, a1 = load<u32>(L, 4) + bq, a2 = load<u32>(L, 8) + bq, a3 = load<u32>(L, 12) + bq;
+      const qa0 = v128.load(a0), qa1 = v128.load(a1), qa2 = v128.load(a2), qa3 = v128.load(a3);
+      const qb0 = v128.load(a0 + load<u32>(L, LANES_NEXT)), qb1 = v128.load(a1 + load<u32>(L, LANES_NEXT + 4));
+      const qb2 = v128.load(a2 + load<u32>(L, LANES_NEXT + 8)), qb3 = v128.load(a3 + load<u32>(L, LANES_NEXT + 12));
+      const axy01 = i32x4.shuffle(qa0, qa1, 0, 4, 1, 5), axy23 = i32x4.shuffle(qa2, qa3, 0, 4, 1, 5);
+      const azw01 = i32x4.shuffle(qa0, qa1, 2, 6, 3, 7), azw23 = i32x4.shuffle(qa2, qa3, 2, 6, 3, 7);
+      const bxy01 = i32x4.shuffle(qb0, qb1, 0, 4, 1, 5), bxy23 = i32x4.shuffle(qb2, qb3, 0, 4, 1, 5);
+      const bzw01 = i32x4.shuffle(qb0, qb1, 2, 6, 3, 7), bzw23 = i32x4.shuffle(qb2, qb3, 2, 6, 3, 7);
+      const ax = i32x4.shuffle(axy01, axy23, 0, 1, 4, 5), ay = i32x4.shuffle(axy01, axy23, 2, 3, 6, 7);
+      const az = i32x4.shuffle(azw01, azw23, 0, 1, 4, 5), aw = i32x4.shuffle(azw01, azw23, 2, 3, 6, 7);
+      const rest = slerpLanes4(L + LANES_SLERP, ax, ay, az, aw,
+        i32x4.shuffle(bxy01, bxy23, 0, 1, 4, 5), i32x4.shuffle(bxy01, bxy23, 2, 3, 6, 7),
+        i32x4.shuffle(bzw01, bzw23, 0, 1, 4, 5), i32x4.shuffle(bzw01, bzw23, 2, 3, 6, 7), SLERP_OUT) & ~heldBits;
+      // The lanes `slerpPreparedEach4` gives to `slerpPrepared` (a wide gap, a result shorter than 1e-6).
+      if (rest != 0) slerpLanesRest(rest, bq);
+      x = v128.load(SLERP_OUT);
+      y = v128.load(SLERP_OUT, 16);
+      z = v128.load(SLERP_OUT, 32);
+      w = v128.load(SLERP_OUT, 48);
+      if (heldBits != 0) {
+        // Key k as stored.
+        x = v128.bitselect(ax, x, held);
+        y = v128.bitselect(ay, y, held);
+        z = v128.bitselect(az, z, held);
+        w = v128.bitselect(aw, w, held);
+      }
+    } else {
+      let q0: v128, q1: v128, q2: v128, q3: v128;
+      if (bq == <usize>LTM_UNBOUND) q0 = q1 = q2 = q3 = v128.load(r, 16);
+      else {
+        q0 = v128.load(s0 + bq);
+        q1 = v128.load(s1 + bq);
+        q2 = v128.load(s2 + bq);
+        q3 = v128.load(s3 + bq);
+      }
+      const qxy01 = i32x4.shuffle(q0, q1, 0, 4, 1, 5), qxy23 = i32x4.shuffle(q2, q3, 0, 4, 1, 5);
+      const qzw01 = i32x4.shuffle(q0, q1, 2, 6, 3, 7), qzw23 = i32x4.shuffle(q2, q3, 2, 6, 3, 7);
+      x = i32x4.shuffle(qxy01, qxy23, 0, 1, 4, 5);
+      y = i32x4.shuffle(qxy01, qxy23, 2, 3, 6, 7);
+      z = i32x4.shuffle(qzw01, qzw23, 0, 1, 4, 5);
+      w = i32x4.shuffle(qzw01, qzw23, 2, 3, 6, 7);
     }
-    const qxy01 = i32x4.shuffle(q0, q1, 0, 4, 1, 5), qxy23 = i32x4.shuffle(q2, q3, 0, 4, 1, 5);
-    const qzw01 = i32x4.shuffle(q0, q1, 2, 6, 3, 7), qzw23 = i32x4.shuffle(q2, q3, 2, 6, 3, 7);
-    const x = i32x4.shuffle(qxy01, qxy23, 0, 1, 4, 5), y = i32x4.shuffle(qxy01, qxy23, 2, 3, 6, 7);
-    const z = i32x4.shuffle(qzw01, qzw23, 0, 1, 4, 5), w = i32x4.shuffle(qzw01, qzw23, 2, 3, 6, 7);
     // Scales.
     const bs = <usize>load<u32>(b, 8);
     let c0: v128, c1: v128, c2: v128, c3: v128;
     if (bs == <usize>LTM_UNBOUND) c0 = c1 = c2 = c3 = v128.load(r, 32);
-    else {
+    else if (keyed) {
+      c0 = lerpLane(0, bs);
+      c1 = lerpLane(1, bs);
+      c2 = lerpLane(2, bs);
+      c3 = lerpLane(3, bs);
+    } else {
       c0 = v128.load(s0 + bs);
       c1 = v128.load(s1 + bs);
       c2 = v128.load(s2 + bs);
@@ -81,7 +178,12 @@ export function skinningFour(p: usize, s0: usize, s1: usize, s2: usize, s3: usiz
     const bt = <usize>load<u32>(b);
     let t0: v128, t1: v128, t2: v128, t3: v128;
     if (bt == <usize>LTM_UNBOUND) t0 = t1 = t2 = t3 = v128.load(r);
-    else {
+    else if (keyed) {
+      t0 = lerpLane(0, bt);
+      t1 = lerpLane(1, bt);
+      t2 = lerpLane(2, bt);
+      t3 = lerpLane(3, bt);
+    } else {
       t0 = v128.load(s0 + bt);
       t1 = v128.load(s1 + bt);
       t2 = v128.load(s2 + bt);
@@ -124,10 +226,19 @@ export function skinningFour(p: usize, s0: usize, s1: usize, s2: usize, s3: usiz
     v128.store(o, f32x4.add(f32x4.add(f32x4.mul(a30, l10), f32x4.mul(a31, l11)), f32x4.mul(a32, l12)), 208);
     v128.store(o, f32x4.add(f32x4.add(f32x4.mul(a30, l20), f32x4.mul(a31, l21)), f32x4.mul(a32, l22)), 224);
   }
+  return skinAll(n, soa, splat, m0, m1, m2, m3);
+}
+
+/**
+ * The skinning matrices of every joint of the four instances from their model matrices in `soa`
+ * (both passes share it); returns whether the sum of every entry is finite.
+ */
+function skinAll(n: u32, soa: usize, splat: usize, m0: usize, m1: usize, m2: usize, m3: usize): bool {
+  const one = f32x4.splat(1);
   // model · inverse bind for every joint, a column at a time: entry (row, column c) =
   // (m_row,0 · b_0c + m_row,1 · b_1c) + m_row,2 · b_2c, plus m_row,3 in the translation column
   // (`skinningFast`'s sums lane by lane, b the inverse bind entries as `splatAffine` spreads them).
-  let sum = zero;
+  let sum = f32x4.splat(0);
   for (let o: usize = 0, a = soa, d = splat, end = <usize>n << 6; o < end; o += 64, a += MODEL_SOA_BYTES, d += 192) {
     sum = skinColumn(a, d, false, one, sum, m0 + o, m1 + o, m2 + o, m3 + o);
     sum = skinColumn(a, d + 48, false, one, sum, m0 + o + 16, m1 + o + 16, m2 + o + 16, m3 + o + 16);
@@ -135,6 +246,36 @@ export function skinningFour(p: usize, s0: usize, s1: usize, s2: usize, s3: usiz
     sum = skinColumn(a, d + 144, true, one, sum, m0 + o + 48, m1 + o + 48, m2 + o + 48, m3 + o + 48);
   }
   return allFinite(sum);
+}
+
+/**
+ * Lane l's member at byte offset `at` of its key row (KEY_LANES): `lerp4`'s arithmetic with the
+ * lane's weight, or key k as stored where the lane holds it.
+ */
+// @ts-ignore: decorator
+@inline
+function lerpLane(l: usize, at: usize): v128 {
+  const L = KEY_LANES;
+  const a = <usize>load<u32>(L + (l << 2)) + at;
+  const va = v128.load(a);
+  // Held: key k + 1 is key k and the weight −0, which gives key k (keyedLanes4).
+  return f32x4.add(va, f32x4.mul(f32x4.sub(v128.load(a + <usize>load<u32>(L + LANES_NEXT + (l << 2))), va), v128.load(L + LANES_W + (l << 4))));
+}
+
+/**
+ * The lanes of `rest` (bit l: instance l) of the rotation member at byte offset `at` slerped by
+ * `slerpPrepared` with the lane's weight, into SLERP_OUT: what `slerpPreparedEach4` does with
+ * such a lane. Out of line: rare (key gaps over ~20°).
+ */
+function slerpLanesRest(rest: i32, at: usize): void {
+  const L = KEY_LANES;
+  for (let l: usize = 0; l < 4; l++) {
+    if ((rest & (1 << <i32>l)) == 0) continue;
+    const a = <usize>load<u32>(L + (l << 2)) + at;
+    slerpPrepare(SLERP_SHARED, load<f32>(L + LANES_WEIGHTS + (l << 2)));
+    slerpPreparedPair(SLERP_SHARED, v128.load(a), v128.load(a + <usize>load<u32>(L + LANES_NEXT + (l << 2))), SLERP_ONE);
+    for (let c: usize = 0; c < 4; c++) store<f32>(SLERP_OUT + (c << 4) + (l << 2), load<f32>(SLERP_ONE + (c << 2)));
+  }
 }
 
 /**

@@ -28,8 +28,8 @@ export interface KernelExports {
   blend(job: number): void;
   /** Model-space matrices of one sample buffer; `counts` 0 reads every sample (assembly/local-to-model.ts). */
   localToModel(p: number, samples: number, counts: number, out: number): void;
-  /** A batch of instances in one call (assembly/sample-many.ts). */
-  sampleMany(p: number, count: number, flags: number, mixFlags: number, timeFactor: number, output: number): void;
+  /** A batch of instances in one call (assembly/sample-many.ts); 1 when it left some instances' samples unwritten. */
+  sampleMany(p: number, count: number, flags: number, mixFlags: number, timeFactor: number, output: number): number;
   /** One clip sampled at `keyCount` uniform key times into curve-major key arrays (assembly/resample.ts). */
   resampleKeys(
     clip: number,

@@ -133,7 +133,11 @@ export const SAMPLE_MANY_MAX_LAYERS = 8;
  * Outputs are views over wasm memory, contiguous per instance, ready for a GPU upload:
  * `samples` `4 × curveCount` floats per instance, `counts` `curveCount` per instance, `matrices`
  * `16 × jointCount` floats per instance (column-major). Views are re-derived on every access; do
- * not keep them across calls that load resources. `dispose()` frees the memory. Twin:
+ * not keep them across calls that load resources. With `output: 'skinning'` of a keyed clip whose
+ * curves share one set of key times (glTF's usual animation) under slerp, the SIMD build skins
+ * straight from the keys and writes `samples` and `counts` only when they are read after `run`
+ * (the getters sample them then), so read them through the getters, not through a view kept
+ * across `run`. `dispose()` frees the memory. Twin:
  * `referenceSampleMany`.
  */
 export class SampleManyJob {
@@ -166,6 +170,12 @@ export class SampleManyJob {
   private readonly layerBlocks: { clip: AnimClip; ptr: number }[] = [];
   /** `runtime.releases` when the clips' blocks were last checked. */
   private checkedReleases: number;
+  /**
+   * Instances of the last `run` whose samples and counts the kernel did not write (0: all
+   * written): skinning from a keyed clip's keys takes no sample buffer (assembly/sample-many.ts),
+   * so `samples` and `counts` sample them when first read.
+   */
+  private unsampled = 0;
 
   /**
    * @throws UsageError when a clip is not loaded, the clips' layouts differ, `instances` is not a
@@ -295,6 +305,7 @@ export class SampleManyJob {
       this.runtime.u32[(this.ptr + SM_CLIPS) >>> 2] = this.clipTable;
       this.writeClipRecords();
     }
+    this.sampleUnsampled();
     this.instanceClips[instance] = clip;
     this.writeClipRecord(instance, plan);
     // Cursors are forward-playback hints into one clip's keys.
@@ -466,7 +477,16 @@ export class SampleManyJob {
         f64[bAt + i] = b[i]!;
       }
     }
-    this.runtime.kernel.sampleMany(this.ptr, n, this.flags, this.mixFlags, this.timeFactor, OUTPUT_KINDS[this.output]);
+    this.unsampled = this.runtime.kernel.sampleMany(this.ptr, n, this.flags, this.mixFlags, this.timeFactor, OUTPUT_KINDS[this.output]) !== 0 ? n : 0;
+  }
+
+  /** The samples and counts of the last `run` where the kernel left them out (`unsampled`). */
+  private sampleUnsampled(): void {
+    const n = this.unsampled;
+    if (n === 0) return;
+    this.unsampled = 0;
+    this.checkClips();
+    this.runtime.kernel.sampleMany(this.ptr, n, this.flags, this.mixFlags, this.timeFactor, OUTPUT_SAMPLES);
   }
 
   private runLayers(times: ArrayLike<number>, weights: ArrayLike<number> | undefined): void {
@@ -487,12 +507,14 @@ export class SampleManyJob {
 
   /** `4 × curveCount × instances` floats: instance i's curve c at `4 (i · curveCount + c)`. */
   get samples(): Float32Array {
+    this.sampleUnsampled();
     const at = this.arrayAt(SM_SAMPLES) >>> 2;
     return this.runtime.f32.subarray(at, at + 4 * this.curveCount * this.instances);
   }
 
   /** `curveCount × instances` sample counts. */
   get counts(): Uint8Array {
+    this.sampleUnsampled();
     const at = this.arrayAt(SM_COUNTS);
     return this.runtime.u8.subarray(at, at + this.curveCount * this.instances);
   }
@@ -514,6 +536,7 @@ export class SampleManyJob {
 
   /** Frees the job's wasm memory. Safe to call twice. */
   dispose(): void {
+    this.unsampled = 0;
     if (this.ptr === 0) return;
     this.runtime.free(this.ptr);
     if (this.clipTable !== 0) this.runtime.free(this.clipTable);
