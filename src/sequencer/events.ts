@@ -58,8 +58,9 @@ export function jobEvents(job: ScheduledJob, t0: number, t1: number): SequencerE
   const weight = job.blendWeight(t1);
   const out: SequencerEvent[] = [];
   for (const { e, kMin, kMax } of ranges) {
-    for (let k = kMin; k <= kMax; k++) {
-      const c = e.time + k * d;
+    // Counted from kMin rather than k++ up to kMax: beyond 2^53 (an event at −1e20 s) k + 1 === k.
+    for (let i = 0; i <= kMax - kMin; i++) {
+      const c = e.time + (kMin + i) * d;
       if (!inWindow(c)) continue;
       out.push({
         name: e.name,

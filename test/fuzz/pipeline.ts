@@ -270,7 +270,8 @@ function playSequence(lib: Lib, core: Animcore.AnimCore, resource: AnimResource,
     }
     model?.dispose();
     const length = Number.isFinite(end) && end > 0 ? Math.min(end, 1e6) : 2;
-    const curves = Math.max(1, sequencer.layout.curveCount);
+    // At most 4,096 keys (a sequencer update each: a bake of 1e6 s took 2 s at the resample limit).
+    const curves = Math.max(1, sequencer.layout.curveCount, RESAMPLE_KEYS / 4096);
     let baked: AnimResource;
     try {
       baked = lib.bakeSequence(core, resource, text, { fps: Math.min(30, RESAMPLE_KEYS / curves / length), length });

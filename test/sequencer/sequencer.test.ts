@@ -72,6 +72,13 @@ describe('events (spec §6)', () => {
     expect(once.events(0, 0.5).map((e) => e.name)).toEqual(['mid']);
   });
 
+  it('ends for an event time far outside the clip (fuzz: an event at −1e20 s looped forever, k + 1 === k)', () => {
+    const seq = new AnimSequencer(core, character([{ name: 'far', category: '', time: -1e20 }, ...events]));
+    seq.enqueue({ clip: 'ramp', loops: 0 });
+    seq.update(1);
+    expect(seq.events(0.1, 0.6).map((e) => e.name)).toContain('mid');
+  });
+
   it('keeps only the dominating job (highest track, last in list order) and needs activity at both ends', () => {
     const seq = new AnimSequencer(core, character(events));
     seq.enqueue({ clip: 'ramp', loops: 0 });
