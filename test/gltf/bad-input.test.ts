@@ -285,6 +285,39 @@ describe('output values that are not file values', () => {
   });
 });
 
+describe('outputs read by many channels', () => {
+  /** A .glb of one sampler (`keys` rotation keys, 20 bytes each) that `channels` channels read, each on its own node. */
+  function shared(keys: number, channels: number): Uint8Array {
+    const bin = new Uint8Array(20 * keys);
+    const json = {
+      asset: { version: '2.0' },
+      buffers: [{ byteLength: bin.length }],
+      bufferViews: [
+        { buffer: 0, byteOffset: 0, byteLength: 4 * keys },
+        { buffer: 0, byteOffset: 4 * keys, byteLength: 16 * keys },
+      ],
+      accessors: [
+        { bufferView: 0, componentType: 5126, count: keys, type: 'SCALAR' },
+        { bufferView: 1, componentType: 5126, count: keys, type: 'VEC4' },
+      ],
+      nodes: Array.from({ length: channels }, (_, i) => ({ name: `n${i}` })),
+      animations: [{ samplers: [{ input: 0, output: 1, interpolation: 'STEP' }], channels: Array.from({ length: channels }, (_, i) => ({ sampler: 0, target: { node: i, path: 'rotation' } })) }],
+    };
+    const times = new Float32Array(bin.buffer, 0, keys);
+    for (let k = 0; k < keys; k++) times[k] = k;
+    return packGlb(json, bin);
+  }
+
+  it('refuses more keys than 4 per buffer byte plus 2^22 (fuzz class: 2,000 channels on one 1.6 MB output made 3.2 GB of wasm keys)', async () => {
+    // 100,000 keys in 2 MB: 100 channels hold 10 M keys (allowed: 8 M + 4.19 M), 150 hold 15 M.
+    const ok = await openGltf({ gltf: shared(100_000, 100) });
+    expect(ok.clips[0]!.curves).toHaveLength(100);
+    const e = await formatError(shared(100_000, 150));
+    expect([e.pointer, e.code]).toEqual(['/animations/0/channels/121', 'bad-count']);
+    expect(e.message).toMatch(/hold 12200000 keys, more than the 12194304 that 2000000 bytes of buffers allow/);
+  });
+});
+
 describe('accessors without a bufferView', () => {
   it('refuses a count no accessor with data holds (zeros cost no bytes: a 300-byte file named 2^29 keys and took 10 GB)', async () => {
     const json = {

@@ -22,7 +22,8 @@ const CURVE_TYPES: Readonly<Record<string, CurveType>> = { translation: 'transla
  * extension are left out with a warning. Events and Bool curves that animcore's export kept in the
  * animation's `extras.animcore` are read back (`animcoreExtras`).
  * @throws FormatError naming the sampler's `input` or `output` for a key time or value that is not
- *   finite, or times that decrease
+ *   finite, or times that decrease; naming the channel when the channels hold more keys than the
+ *   buffers' bytes allow (`KEYS_PER_BYTE`: outputs read by many channels)
  */
 export function gltfClips(c: GltfCollections, buffers: readonly Uint8Array[], nodeNames: readonly string[], warnings: string[]): AnimClip[] {
   // Decoded and checked once per accessor: the samplers of a rig usually share one input.
@@ -33,13 +34,33 @@ export function gltfClips(c: GltfCollections, buffers: readonly Uint8Array[], no
   );
   // Plain loops over module-level functions rather than callbacks made per file, which V8
   // compiled again for most files read (--trace-opt; issue 15, gltf-resample).
+  let bytes = 0;
+  for (let b = 0; b < buffers.length; b++) bytes += buffers[b]!.length;
+  const budget: KeyBudget = { keys: 0, bytes, max: KEYS_PER_BYTE * bytes + KEYS_FREE };
   const clips: AnimClip[] = [];
-  for (let a = 0; a < c.animations!.length; a++) clips.push(animationClip(c, buffers, nodeNames, warnings, timesOf, a, names[a]!));
+  for (let a = 0; a < c.animations!.length; a++) clips.push(animationClip(c, buffers, nodeNames, warnings, timesOf, a, names[a]!, budget));
   return clips;
 }
 
+/**
+ * Keys the clips of one file may hold (each a float4 of 16 bytes once loaded): 4 per byte of its
+ * buffers plus 2^22, i.e. the fuzzer's memory bound of 64 MiB plus 64 times the input. A file's
+ * own outputs stay far below it (a key costs at least a byte per component); many channels reading
+ * one output accessor do not: 2,000 channels on one 1.6 MB rotation output made 3.2 GB of keys.
+ */
+const KEYS_PER_BYTE = 4;
+const KEYS_FREE = 1 << 22;
+
+/** The keys taken so far and the most a file may hold (`KEYS_PER_BYTE`). */
+interface KeyBudget {
+  keys: number;
+  /** Bytes of the file's buffers. */
+  readonly bytes: number;
+  readonly max: number;
+}
+
 /** Animation `a` of the document as a clip named `name` (`gltfClips`). */
-function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeNames: readonly string[], warnings: string[], timesOf: Map<number, Float32Array>, a: number, name: string): AnimClip {
+function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeNames: readonly string[], warnings: string[], timesOf: Map<number, Float32Array>, a: number, name: string, budget: KeyBudget): AnimClip {
   const animation = c.animations![a]!;
   const p = `/animations/${a}`;
   const samplers = animation.samplers as JsonObject[];
@@ -68,6 +89,10 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
     const interpolation = (sampler.interpolation as string | undefined) ?? 'LINEAR';
     const width = TYPE_COMPONENTS[PATH_TYPES[path]!]!;
     const targets = path === 'weights' ? morphTargetCount(c, c.nodes![node]!) : 1;
+    budget.keys += times.length * targets * (interpolation === 'CUBICSPLINE' ? 3 : 1);
+    if (budget.keys > budget.max) {
+      fail(`${p}/channels/${k}`, `the channels so far hold ${budget.keys} keys, more than the ${budget.max} that ${budget.bytes} bytes of buffers allow (output accessors read by many channels)`, 'bad-count');
+    }
     // One float4 per key (LINEAR/STEP translation, rotation, scale) is checked as it is copied
     // (curveKeys); other outputs once per sampler, here.
     if ((interpolation === 'CUBICSPLINE' || targets > 1) && !output.checked) checkValues(values, 0, values.length, output.pointer);
