@@ -69,6 +69,8 @@ function forced(handler: FormatHandler, file: NamedBytes): Detection {
 function detectOrFail(file: NamedBytes): Detection {
   const detection = detectFormat(file.bytes, file.name);
   if (!detection) {
+    // An empty file (a failed download, a touch) says so rather than being of no format.
+    if (file.bytes.length === 0) throw new FormatError(file.name, 'unrecognised', { offset: 0 }, 'the file is empty (0 bytes)');
     const hint = companionHint(file.name);
     throw new FormatError(file.name, 'unrecognised', { offset: 0 }, `not a file of any supported format (${FORMAT_HANDLERS.map((h) => h.id).join(', ')})${hint ? `; by its name ${hint}` : ''}`);
   }

@@ -53,6 +53,10 @@ describe('openFile', () => {
     await expect(openFile(join(EXAMPLES, 'no-such-file.nax3'))).rejects.toThrow(/ENOENT/);
     await expect(openFile(join(import.meta.dirname, 'open-file.test.ts'))).rejects.toThrow(FormatError);
     await expect(openFile(join(EXAMPLES, 'nebula', 'wave.nax3'), { format: 'no-such-format' })).rejects.toThrow(UsageError);
+    // An empty file says so (a newcomer's truncated download), whatever its extension.
+    const dir = mkdtempSync(join(tmpdir(), 'animcore-empty-'));
+    writeFileSync(join(dir, 'character.glb'), '');
+    await expect(openFile(join(dir, 'character.glb'))).rejects.toThrow(/character\.glb: the file is empty \(0 bytes\) \(at byte 0\)$/);
   });
 
   it.skipIf(!haveFixtures('meteor') || !haveFixtures('nebula'))('names the main file to open for a companion opened alone (a skeleton, a mesh), by its name', async () => {
