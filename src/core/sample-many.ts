@@ -7,6 +7,9 @@ import {
   OUTPUT_SAMPLES,
   OUTPUT_SKINNING,
   CLIP_HEADER_SIZE,
+  CLIP_KEYS,
+  CLIP_QUANT_SLICES,
+  KIND_QUANTIZED,
   SM_CLIP_A,
   SM_CLIP_B,
   SM_COUNTS,
@@ -46,6 +49,7 @@ import { AnimSampleBuffer } from './sample-buffer.js';
 import { AnimSampler } from './sampler.js';
 import { rotationsLast } from './clip-layout.js';
 import { LocalToModelJob } from './local-to-model.js';
+import { align16 } from './kernel-memory.js';
 import type { KernelRuntime, RuntimeOwner, SamplingPlan } from './runtime.js';
 import { restInverseBindMatrices } from './sample-many-inverse-bind.js';
 
@@ -166,6 +170,10 @@ export class SampleManyJob {
   private instanceClips: (AnimClip | null)[] | null = null;
   /** The SM_CLIP_* records of `instanceClips` (a block of their own), 0 without. */
   private clipTable = 0;
+  /** The block of quantized clips' table copies (`writeClipRecords`), 0 without. */
+  private tableBlock = 0;
+  /** The address of each quantized clip's table copy, by its block. */
+  private readonly tables = new Map<number, number>();
   /** Layer clips and the blocks the blend records name. */
   private readonly layerBlocks: { clip: AnimClip; ptr: number }[] = [];
   /** `runtime.releases` when the clips' blocks were last checked. */
@@ -270,6 +278,8 @@ export class SampleManyJob {
       } catch (e) {
         throw this.disposedWith(e);
       }
+      // Once more with every instance's clip known: the table copies follow the crowd's order.
+      this.writeClipRecords();
     }
   }
 
@@ -319,27 +329,73 @@ export class SampleManyJob {
     return this.instanceClips?.[instance] ?? this.clip;
   }
 
-  /** Instance `instance`'s SM_CLIP_* record: with the clip's header copied into it where it has one. */
+  /**
+   * Instance `instance`'s SM_CLIP_* record: with the clip's header copied into it where it has one,
+   * and a quantized header pointing to the copy of its clip's tables where `tables` holds one.
+   */
   private writeClipRecord(instance: number, plan: SamplingPlan): void {
     const record = this.clipTable + instance * SM_CLIP_SIZE;
     const { ptr, kind, clipHeader } = plan.loaded;
-    if (clipHeader) this.runtime.u8.copyWithin(record + SM_CLIP_HEADER, ptr, ptr + CLIP_HEADER_SIZE);
     const u32 = this.runtime.u32;
+    const header = record + SM_CLIP_HEADER;
+    if (clipHeader) this.runtime.u8.copyWithin(header, ptr, ptr + CLIP_HEADER_SIZE);
+    const tables = kind === KIND_QUANTIZED ? this.tables.get(ptr) : undefined;
+    if (tables !== undefined) {
+      // The slices stay where they are: their offset from the copy, wrapping as the kernel's 32-bit sum does.
+      const keys = u32[(ptr + CLIP_KEYS) >>> 2]!;
+      u32[(header + CLIP_QUANT_SLICES) >>> 2] = (keys + u32[(ptr + CLIP_QUANT_SLICES) >>> 2]! - tables) >>> 0;
+      u32[(header + CLIP_KEYS) >>> 2] = tables;
+    }
     const at = record >>> 2;
-    u32[at + (SM_CLIP_BLOCK >>> 2)] = clipHeader ? record + SM_CLIP_HEADER : ptr;
+    u32[at + (SM_CLIP_BLOCK >>> 2)] = clipHeader ? header : ptr;
     u32[at + (SM_CLIP_KIND >>> 2)] = kind;
     u32[at + (SM_CLIP_FLAGS >>> 2)] = plan.flags;
   }
 
-  /** Every instance's record from its clip's current block (one plan per distinct clip). */
+  /**
+   * Every instance's record from its clip's current block (one plan per distinct clip), after
+   * copying the tables of each distinct quantized clip (its key data before the slices: group
+   * counts and ranges) into one block of the job, in the order of the instances: a crowd's
+   * instances then read their ranges from neighbouring lines instead of a page of each clip's
+   * own (issue 16, crowd-cold). A clip given later by `setClip` reads its own tables until
+   * the records are written again (a disposal), so that `setClip` costs no copy of the crowd's.
+   */
   private writeClipRecords(): void {
+    const runtime = this.runtime;
     const plans = new Map<AnimClip, SamplingPlan>();
-    for (let i = 0; i < this.instances; i++) {
-      const clip = this.clipOf(i);
+    const planOf = (clip: AnimClip) => {
       let plan = plans.get(clip);
-      if (plan === undefined) plans.set(clip, (plan = this.runtime.plan(clip, this.sampling)));
-      this.writeClipRecord(i, plan);
+      if (plan === undefined) plans.set(clip, (plan = runtime.plan(clip, this.sampling)));
+      return plan;
+    };
+    this.freeTables();
+    const quantized: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < this.instances; i++) {
+      const { ptr, kind } = planOf(this.clipOf(i)).loaded;
+      if (kind !== KIND_QUANTIZED || this.tables.has(ptr)) continue;
+      this.tables.set(ptr, bytes);
+      quantized.push(ptr);
+      bytes += align16(runtime.u32[(ptr + CLIP_QUANT_SLICES) >>> 2]!);
     }
+    if (bytes > 0) {
+      this.tableBlock = runtime.allocBlock(0, [bytes]).ptr;
+      const { u8, u32 } = runtime;
+      for (const ptr of quantized) {
+        const at = this.tableBlock + this.tables.get(ptr)!;
+        const keys = u32[(ptr + CLIP_KEYS) >>> 2]!;
+        u8.copyWithin(at, keys, keys + u32[(ptr + CLIP_QUANT_SLICES) >>> 2]!);
+        this.tables.set(ptr, at);
+      }
+    }
+    for (let i = 0; i < this.instances; i++) this.writeClipRecord(i, planOf(this.clipOf(i)));
+  }
+
+  /** Frees the block of table copies. */
+  private freeTables(): void {
+    if (this.tableBlock !== 0) this.runtime.free(this.tableBlock);
+    this.tableBlock = 0;
+    this.tables.clear();
   }
 
   /**
@@ -541,6 +597,7 @@ export class SampleManyJob {
     this.runtime.free(this.ptr);
     if (this.clipTable !== 0) this.runtime.free(this.clipTable);
     this.clipTable = 0;
+    this.freeTables();
     this.ltm?.dispose();
     for (const o of this.owned.splice(0)) o.dispose();
     this.ptr = 0;

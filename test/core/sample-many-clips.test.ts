@@ -191,8 +191,8 @@ describe.each(BUILDS)('SampleManyJob with a clip per instance (clips, setClip), 
     resource.dispose();
   });
 
-  it('writes each record\'s copy of its clip\'s header again when the clip is loaded again elsewhere, in another encoding', () => {
-    const rigs = [31, 32].map((seed) => makeRig(4, 20, seed));
+  it('writes each record\'s copy of its clip\'s header (and quantized tables) again when the clip is loaded again elsewhere, in another encoding', () => {
+    const rigs = [31, 32, 34].map((seed) => makeRig(4, 20, seed));
     const resource = new AnimResource({ format: 'test', clips: rigs });
     core.load(resource);
     const job = core.createSampleMany({ clip: rigs[0]!, clips: [rigs[0]!, rigs[1]!, rigs[1]!], instances: 3 });
@@ -209,6 +209,11 @@ describe.each(BUILDS)('SampleManyJob with a clip per instance (clips, setClip), 
       const alone = samplePerInstance(core, [rigs[0]!, rigs[1]!, rigs[1]!], times);
       expect(Array.from(job.samples.subarray(0, alone.samples.length))).toEqual(Array.from(alone.samples));
       expect(Array.from(job.counts.subarray(0, alone.counts.length))).toEqual(Array.from(alone.counts));
+      // A quantized clip the job's table copies do not hold reads its own tables.
+      job.setClip(2, rigs[2]!);
+      job.run(times);
+      const switched = samplePerInstance(core, [rigs[0]!, rigs[1]!, rigs[2]!], times);
+      expect(Array.from(job.samples.subarray(0, switched.samples.length))).toEqual(Array.from(switched.samples));
       filler.dispose();
     } finally {
       job.dispose();
