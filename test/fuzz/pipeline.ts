@@ -156,7 +156,11 @@ function checkCompressed(lib: Lib, clip: AnimClip, buf: Animcore.AnimSampleBuffe
     // The float32 kernel and the float64 reference part by a few float32 ulps of the keys lerped (keys of 1e20 lerped to 6e12).
     const keys = c.keys.values;
     let largest = 1;
+    let shortest = Infinity;
     for (let k = 0; k < keys.length; k++) largest = Math.max(largest, Math.abs(keys[k]!));
+    for (let k = 0; k < keys.length; k += 4) shortest = Math.min(shortest, Math.hypot(keys[k]!, keys[k + 1]!, keys[k + 2]!, keys[k + 3]!));
+    // A rotation key near zero makes the blend's direction a matter of rounding (and of the 1e-6 identity threshold): not comparable.
+    if (c.curveType === 'rotation' && shortest < 1e-3) return;
     const bound = c.curveType === 'rotation' ? 8 * compression.rotation : c.curveType === 'scale' ? compression.scale : c.curveType === 'translation' ? compression.translation : 0;
     for (let k = 4 * i; k < 4 * i + 4; k++) {
       const a = buf.samples[k]!;
