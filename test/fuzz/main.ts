@@ -1,11 +1,11 @@
-// `npm run fuzz -- [--seconds N] [--seed S] [--jobs J] [--only t1,t2] [--out DIR] [--max-ms MS]
-// [--no-validate]` or `npm run fuzz -- --replay DIR`: random file sets for every reader (test/fuzz/targets.ts) through the whole
+// `npm run fuzz -- [options]` (`--help` lists them) or `npm run fuzz -- --replay DIR`: random file sets for every reader (test/fuzz/targets.ts) through the whole
 // pipeline (pipeline.ts) for N seconds, with a random seed unless one is given (printed first, so
 // any run can be repeated). Failing inputs are written to DIR (default fuzz-failures/), one folder
 // each; figures per target are printed and written to test-results/fuzz-summary.json. Exit code 1
 // when anything failed.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import * as lib from '../../src/index.js';
 import { allocationBound, type FailureKind, type Outcome, runInput } from './pipeline.js';
@@ -38,28 +38,52 @@ interface Options {
   validate: boolean;
 }
 
-function parseArgs(argv: string[]): Options {
-  const value = (name: string): string | undefined => {
-    const i = argv.indexOf(`--${name}`);
-    return i < 0 ? undefined : argv[i + 1];
-  };
-  const number = (name: string, fallback: number): number => {
-    const v = value(name);
+const USAGE = `npm run fuzz -- [options]        random inputs for every reader through the whole pipeline
+npm run fuzz -- --replay DIR     one saved input (a failure folder or a kept regression)
+
+  --seconds N     how long to run (default 60)
+  --seed S        the run's seed (default: drawn at random and printed first)
+  --jobs J        worker threads (default 1, at most 64)
+  --only T1,T2    targets to run (default all): ${Object.keys(TARGETS).join(', ')}
+  --out DIR       where failing inputs are written (default fuzz-failures/)
+  --max-ms MS     an input slower than this is a failure (default 2000)
+  --no-validate   skip the glTF validator on exports
+  --help          this text`;
+
+/** Options of a run; strict: an unknown option or a bad number throws, naming it. */
+function parseOptions(argv: string[]): Options | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      seconds: { type: 'string' },
+      seed: { type: 'string' },
+      jobs: { type: 'string' },
+      only: { type: 'string' },
+      out: { type: 'string' },
+      'max-ms': { type: 'string' },
+      'no-validate': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) return 'help';
+  const number = (name: keyof typeof values, fallback: number): number => {
+    const v = values[name];
     if (v === undefined) return fallback;
     const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} takes a number ≥ 0, got "${v}"`);
+    if (typeof v !== 'string' || !Number.isFinite(n) || n < 0) throw new Error(`--${name} takes a number ≥ 0, got "${String(v)}"`);
     return n;
   };
-  const only = value('only')?.split(',');
+  const only = values.only?.split(',');
   for (const t of only ?? []) if (!(t in TARGETS)) throw new Error(`unknown target "${t}"; targets: ${Object.keys(TARGETS).join(', ')}`);
   return {
     seconds: number('seconds', 60),
     seed: number('seed', Math.floor(Math.random() * 2 ** 32)) >>> 0,
     jobs: Math.max(1, Math.min(64, number('jobs', 1))),
     targets: only ?? Object.keys(TARGETS),
-    out: value('out') ?? 'fuzz-failures',
+    out: values.out ?? 'fuzz-failures',
     maxMs: number('max-ms', 2000),
-    validate: !argv.includes('--no-validate'),
+    validate: !values['no-validate'],
   };
 }
 
@@ -80,7 +104,17 @@ const emptyStats = (): TargetStats => ({
 export async function main(argv: string[], runFile: string, root: string): Promise<number> {
   const replay = argv.indexOf('--replay');
   if (replay >= 0) return replayInput(argv[replay + 1] ?? '', root);
-  const o = parseArgs(argv);
+  let o: Options | 'help';
+  try {
+    o = parseOptions(argv);
+  } catch (e) {
+    console.error(`fuzz: ${(e as Error).message}\n(npm run fuzz -- --help lists the options)`);
+    return 2;
+  }
+  if (o === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
   console.log(`fuzz: seed ${o.seed} (repeat with --seed ${o.seed}), ${o.seconds} s, ${o.jobs} job(s), ${o.targets.length} targets: ${o.targets.join(', ')}`);
   const stats = new Map(o.targets.map((t) => [t, emptyStats()]));
   let failures = 0;
