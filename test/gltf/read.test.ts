@@ -2,24 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { bindJoints } from '../../src/anim/index.js';
 import { openGltf } from '../../src/formats/gltf/index.js';
 import { referenceLocalToModel } from '../../src/reference/index.js';
-import { f32Bytes, packGlb } from '../helpers/glb.js';
+import { concatAligned, f32Bytes, packGlb } from '../helpers/glb.js';
 
 const bytes = (typed: ArrayBufferView) => new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
 
 /** A document whose one buffer is `parts` laid end to end, each in its own buffer view (4-aligned), view i with `strides[i]`. */
 function withViews(parts: Uint8Array[], rest: Record<string, unknown>, strides: Record<number, number> = {}): Uint8Array {
-  const offsets: number[] = [];
-  let length = 0;
-  for (const p of parts) {
-    offsets.push(length);
-    length += (p.length + 3) & ~3;
-  }
-  const bin = new Uint8Array(length);
-  parts.forEach((p, i) => bin.set(p, offsets[i]));
+  const { bin, offsets } = concatAligned(parts);
   return packGlb(
     {
       asset: { version: '2.0' },
-      buffers: [{ byteLength: length }],
+      buffers: [{ byteLength: bin.length }],
       bufferViews: parts.map((p, i) => ({ buffer: 0, byteOffset: offsets[i], byteLength: p.length, byteStride: strides[i] })),
       ...rest,
     },

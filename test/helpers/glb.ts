@@ -25,6 +25,19 @@ export function packGlb(json: unknown, bin?: Uint8Array): Uint8Array {
   return out;
 }
 
+/** `parts` laid end to end in one buffer, each at a 4-aligned offset (glTF 2.0 §3.6.2.4 alignment). */
+export function concatAligned(parts: readonly Uint8Array[]): { bin: Uint8Array; offsets: number[] } {
+  const offsets: number[] = [];
+  let length = 0;
+  for (const p of parts) {
+    offsets.push(length);
+    length += (p.length + 3) & ~3;
+  }
+  const bin = new Uint8Array(length);
+  parts.forEach((p, i) => bin.set(p, offsets[i]));
+  return { bin, offsets };
+}
+
 /** The JSON document and BIN chunk of a `.glb` made by `packGlb` or any writer. */
 export function unpackGlb(glb: Uint8Array): { json: any; bin: Uint8Array } {
   const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { f32Bytes, packGlb } from './glb.js';
+import { concatAligned, f32Bytes, packGlb } from './glb.js';
 
 /** One channel of a random glTF-like animation. */
 export interface RandomChannel {
@@ -144,17 +144,10 @@ export function randomGlb(channels: readonly RandomChannel[]): Uint8Array {
     inputs.push(input);
     return { input, output, interpolation: c.interpolation };
   });
-  const offsets: number[] = [];
-  let length = 0;
-  for (const p of parts) {
-    offsets.push(length);
-    length += (p.length + 3) & ~3;
-  }
-  const bin = new Uint8Array(length);
-  parts.forEach((p, i) => bin.set(p, offsets[i]));
+  const { bin, offsets } = concatAligned(parts);
   const json = {
     asset: { version: '2.0' },
-    buffers: [{ byteLength: length }],
+    buffers: [{ byteLength: bin.length }],
     bufferViews: parts.map((p, i) => ({ buffer: 0, byteOffset: offsets[i], byteLength: p.length })),
     accessors,
     meshes: [{ primitives: [{ attributes: { POSITION: positions }, targets: Array.from({ length: RANDOM_TARGETS }, () => ({ POSITION: positions })) }] }],

@@ -50,7 +50,8 @@ function vectorKeys(n: number, t: Float32Array, amplitude: number[], frequency: 
   return out;
 }
 
-const trackSpec = fc.record({
+/** The shape of one track's keys, shared by single tracks and groups. */
+const trackFields = {
   rotation: fc.boolean(),
   step: fc.boolean(),
   tolerance: fc.constantFrom(0, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 0.5, 3),
@@ -62,7 +63,8 @@ const trackSpec = fc.record({
   amplitude: fc.array(f(-10, 10), { minLength: 4, maxLength: 4 }),
   frequency: fc.array(f(0, 20), { minLength: 4, maxLength: 4 }),
   lanes: fc.constantFrom(1, 3, 4),
-});
+};
+const trackSpec = fc.record(trackFields);
 
 /**
  * Random groups of tracks sharing their times (`withPrevious` on every member after the first),
@@ -88,19 +90,9 @@ export const arbitraryReduceGroup: fc.Arbitrary<ReduceTrack[]> = fc
 export const arbitraryReduceTrack: fc.Arbitrary<ReduceTrack> = fc
   .record({
     n: fc.integer({ min: 1, max: 120 }),
-    rotation: fc.boolean(),
-    step: fc.boolean(),
     uniform: fc.boolean(),
     steps: fc.array(f(1e-3, 0.2), { minLength: 121, maxLength: 121 }),
-    tolerance: fc.constantFrom(0, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 0.5, 3),
-    turn: fc.constantFrom(0, 0.001, 0.02, 0.2, 1, 2.5),
-    axis: fc.array(f(-1, 1), { minLength: 3, maxLength: 3 }),
-    wobble: fc.array(f(-0.3, 0.3), { minLength: 1, maxLength: 8 }),
-    noiseScale: fc.constantFrom(0, 1e-6, 1e-3, 0.1),
-    noise: fc.array(f(-1, 1), { minLength: 1, maxLength: 16 }),
-    amplitude: fc.array(f(-10, 10), { minLength: 4, maxLength: 4 }),
-    frequency: fc.array(f(0, 20), { minLength: 4, maxLength: 4 }),
-    lanes: fc.constantFrom(1, 3, 4),
+    ...trackFields,
   })
   .map((s) => {
     const t = times(s.n, s.steps, s.uniform);
