@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/errors.js';
+import { MAX_JSON_DEPTH } from '../../src/formats/gltf/container.js';
 import { openGltf } from '../../src/formats/gltf/index.js';
 import { haveFixtures, readFixture } from '../helpers/fixtures.js';
 import { f32Bytes, packGlb, unpackGlb } from '../helpers/glb.js';
@@ -71,6 +72,27 @@ describe('bad glTF ends in a FormatError that says where', () => {
     glb[20] = 0x5b; // '[' where '{' was: the document no longer closes
     expect((await formatError(glb)).offset).toBeGreaterThanOrEqual(20);
     expect((await formatError(new TextEncoder().encode('{"asset": {"version": "2.0"}'))).offset).toBe(28);
+  });
+
+  it('refuses JSON nested deeper than MAX_JSON_DEPTH at the bracket too many, valid or not (no stack overflow later)', async () => {
+    const { json, bin } = smallGltf();
+    // `extras` nested `n` deep inside the document's object: n + 1 levels in all.
+    const withExtras = (doc: object, n: number) => JSON.stringify({ ...doc, extras: 'DEEP' }).replace('"DEEP"', '['.repeat(n) + ']'.repeat(n));
+    const opens = (text: string) => text.indexOf('[['.repeat(64)) + MAX_JSON_DEPTH - 1; // the bracket opening level MAX_JSON_DEPTH + 1
+    const glb = (n: number) => packGlb(JSON.parse(withExtras(json, n)), bin);
+    const gltf = (n: number) => new TextEncoder().encode(withExtras({ asset: { version: '2.0' } }, n));
+    await openGltf({ gltf: glb(MAX_JSON_DEPTH - 1) });
+    await openGltf({ gltf: gltf(MAX_JSON_DEPTH - 1) });
+    let e = await formatError(glb(MAX_JSON_DEPTH));
+    expect([e.code, e.offset]).toEqual(['bad-json', 20 + opens(withExtras(json, MAX_JSON_DEPTH))]);
+    expect(e.message).toMatch(/nests deeper than 128 levels/);
+    for (const n of [MAX_JSON_DEPTH, 100_000]) {
+      e = await formatError(gltf(n));
+      expect([e.code, e.offset]).toEqual(['bad-json', opens(withExtras({ asset: { version: '2.0' } }, n))]);
+    }
+    // Not JSON and deep: the locator would recurse; the depth is found first.
+    e = await formatError(new TextEncoder().encode('{"a":' + '['.repeat(50_000)));
+    expect([e.code, e.offset]).toEqual(['bad-json', 5 + MAX_JSON_DEPTH - 1]);
   });
 
   it('names the JSON pointer of an accessor outside its buffer view, and of a view outside its buffer', async () => {

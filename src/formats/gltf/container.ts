@@ -7,6 +7,13 @@ const GLB_MAGIC = 0x46546c67;
 const CHUNK_JSON = 0x4e4f534a;
 const CHUNK_BIN = 0x004e4942;
 
+/**
+ * JSON nested deeper than this is refused: an implementation limit (serde_json's default), far
+ * beyond any glTF (about 8 levels, plus what `extras` hold), so that nothing later — the syntax
+ * error's locator, the writers' `JSON.stringify` of kept `extras` — recurses out of stack.
+ */
+export const MAX_JSON_DEPTH = 128;
+
 /** A glTF file split into its JSON document and, for `.glb`, the binary chunk. */
 export interface GltfContainer {
   readonly container: 'glb' | 'gltf';
@@ -72,24 +79,69 @@ export function readGltfContainer(bytes: Uint8Array): GltfContainer {
 /**
  * The JSON document of UTF-8 text starting at byte `offset` of the file. A syntax error is a
  * `FormatError` at the byte offset where the text stops being JSON (located with jsonc-parser in
- * strict mode: no comments, no trailing commas).
+ * strict mode: no comments, no trailing commas); so is nesting deeper than `MAX_JSON_DEPTH`, at
+ * the bracket that opens the level too many.
  */
 function parseJson(bytes: Uint8Array, offset: number): unknown {
   const text = new TextDecoder().decode(bytes);
   const bad = firstInvalidUtf8(bytes, text);
   if (bad >= 0) throw new FormatError('gltf', 'bad-utf8', { offset: offset + bad }, 'the glTF JSON is not UTF-8 (glTF 2.0 §3.1)');
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  const body = text.slice(bom);
+  const byteAt = (char: number) => offset + new TextEncoder().encode(text.slice(0, bom + char)).length;
+  const tooDeep = (char: number) =>
+    new FormatError('gltf', 'bad-json', { offset: byteAt(char) }, `the glTF JSON nests deeper than ${MAX_JSON_DEPTH} levels (an animcore limit)`);
+  let json: unknown;
   try {
-    return JSON.parse(bom ? text.slice(1) : text);
+    json = JSON.parse(body);
   } catch {
+    // jsonc-parser's parser recurses: locate a too-deep bracket first, with its scanner.
+    const deep = tooDeepAt(body);
+    if (deep >= 0) throw tooDeep(deep);
     const errors: ParseError[] = [];
-    parse(text.slice(bom), errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    parse(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
-    const char = bom + (first?.offset ?? text.length);
-    const at = offset + new TextEncoder().encode(text.slice(0, char)).length;
     const why = first ? printParseErrorCode(first.error) : 'not JSON';
-    throw new FormatError('gltf', 'bad-json', { offset: at }, `the glTF JSON does not parse (${why})`);
+    throw new FormatError('gltf', 'bad-json', { offset: byteAt(first?.offset ?? body.length) }, `the glTF JSON does not parse (${why})`);
   }
+  if (depthOf(json) > MAX_JSON_DEPTH) throw tooDeep(tooDeepAt(body));
+  return json;
+}
+
+/** How deeply `value` nests arrays and objects (a scalar: 0), without recursion. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [v, depth] = top;
+    if (typeof v !== 'object' || v === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * The index in `text` of the bracket that opens nesting level `MAX_JSON_DEPTH + 1`, or −1: brackets
+ * counted outside strings (a backslash escapes the next character), whether or not the text is JSON.
+ */
+function tooDeepAt(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return i;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return -1;
 }
 
 /**
