@@ -138,8 +138,10 @@ export class ScheduledJob {
     const { weight, fadeIn, fadeOut } = this.settings;
     const r = t - this.absStart;
     const fadeOutStart = this.duration - fadeOut;
-    if (!this.infinite && fadeOut > 0 && r > fadeOutStart) return weight * (1 - (r - fadeOutStart) / fadeOut);
-    if (fadeIn > 0 && r < fadeIn) return (weight * r) / fadeIn;
+    // The fade factors round: at r = duration, (r − (duration − fadeOut)) / fadeOut may exceed 1 by
+    // an ulp (0.405 + 2.5 s with a fadeOut of 0.184), so they are clamped to stay ≥ 0.
+    if (!this.infinite && fadeOut > 0 && r > fadeOutStart) return weight * Math.max(0, 1 - (r - fadeOutStart) / fadeOut);
+    if (fadeIn > 0 && r < fadeIn) return Math.max(0, (weight * r) / fadeIn);
     return weight;
   }
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnimCore } from '../../src/core/index.js';
 import { UsageError } from '../../src/errors.js';
@@ -231,5 +232,44 @@ describe('enqueue checks', () => {
     expect(() => seq.enqueue({ clip: 'walk', reference: 0 })).toThrow(/job\.reference/);
     expect(() => seq.enqueue({ clip: 'walk', mask: Float32Array.of(1) })).toThrow(/job\.mask: a mask has one weight per curve/);
     expect(() => seq.enqueue({ clip: 'walk', timeFactor: Infinity })).toThrow(/job\.timeFactor: expected a finite number/);
+  });
+});
+
+describe('fade weights', () => {
+  /** The largest float64 below `t` (t > 0). */
+  const before = (t: number) => {
+    const f = new Float64Array([t]);
+    new BigInt64Array(f.buffer)[0]! -= 1n;
+    return f[0]!;
+  };
+
+  it('stay within [0, weight] up to the last instant before a job ends, where the fade factor rounds past 1 (fuzz seed 775907607 #181101)', () => {
+    const weights = (at: number, duration: number, fadeIn: number, fadeOut: number, weight: number) => {
+      const seq = make({ rule: 'weighted' });
+      seq.enqueue({ clip: 'walk', at, duration, fadeIn, fadeOut, weight });
+      seq.update(at);
+      const end = seq.jobs()[0]!.end;
+      const out: number[] = [];
+      for (const t of [at, at + duration, before(end), (at + end) / 2]) {
+        if (!(t >= at && t < end)) continue;
+        seq.update(t);
+        out.push(seq.jobs()[0]!.weight);
+      }
+      seq.dispose();
+      return out;
+    };
+    expect(weights(0.405, 2.5, 0, 0.184, 0.85)[1]).toBe(0); // at 2.905 s, before the end 2.9050000000000002
+    // Times in milliseconds, as sequence files write them.
+    const ms = (max: number) => fc.integer({ min: 0, max }).map((n) => n / 1000);
+    fc.assert(
+      fc.property(ms(50_000), ms(10_000).filter((d) => d > 0), ms(1000), ms(1000), ms(2000), (at, duration, fadeIn, fadeOut, weight) => {
+        const fades = fadeIn + fadeOut > duration ? duration / (fadeIn + fadeOut) : 1;
+        for (const w of weights(at, duration, fadeIn * fades, fadeOut * fades, weight)) {
+          expect(w).toBeGreaterThanOrEqual(0);
+          expect(w).toBeLessThanOrEqual(weight);
+        }
+      }),
+      { seed: 20261124, numRuns: 2000 },
+    );
   });
 });
