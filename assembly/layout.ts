@@ -198,8 +198,8 @@ export const SM_BLEND = 88; // ptr: a blend block (BLEND_*) whose layer records 
 export const SM_CLIPS = 92; // ptr: an SM_CLIP_* record per instance (its own clip A), 0 when every instance plays CLIP_A
 export const SM_INVERSE_BIND_SPLAT = 96; // ptr: SIMD skinning's scratch, SM_SKINNING_SCRATCH bytes per joint: 12 f32x4 per joint, the affine inverse bind entries in four lanes each (written per call), then SM_MODEL_SOA_BYTES per joint, then SM_KEY_MAP_BYTES per joint (assembly/skinning-four.ts)
 export const SM_HEADER_SIZE = 100;
-/** Four instances' model matrix of one joint as 15 f32x4 (assembly/skinning-four.ts). */
-export const SM_MODEL_SOA_BYTES = 240;
+/** Four instances' model matrix of one joint as 12 f32x4, rows 0–2 (assembly/skinning-four.ts). */
+export const SM_MODEL_SOA_BYTES = 192;
 /** Per joint the key offsets of its T, R, S in a keyed clip's key row (assembly/skinning-four.ts `keyedMap`). */
 export const SM_KEY_MAP_BYTES = 16;
 /** Bytes per joint of SM_INVERSE_BIND_SPLAT: the splatted inverse bind entries, the model scratch, the key map. */

@@ -21,6 +21,12 @@
 // proves that no joint needed the wide path, and the results are bit for bit those of the
 // per-joint path, which uses the same operations in the same order. A non-finite sum (an overflow,
 // or a sum of finite entries beyond float32) composes the whole pose again on the checked path.
+//
+// An affine matrix's last row is written as exactly (+0, +0, +0, 1), as in the exact product (not
+// the ±0 that the float32 products of the parent's last row would give by the signs of their
+// terms): one mask per column here, and the four-instance pass (assembly/skinning-four.ts) need
+// not compute the row at all. The translation column's last entry stays the product's (1, or NaN
+// where the translation is not finite).
 import { LTM_BINDINGS, LTM_CONSTANT_COUNT, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND } from './layout';
 
 /**
@@ -156,10 +162,13 @@ function composeFast(p: usize, samples: usize, counts: usize, out: usize, first:
         a2 = v128.load(a, 32);
         a3 = v128.load(a, 48);
       }
-      const c0 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e)), f32x4.mul(a1, v128.load32_splat(e, 16))), f32x4.mul(a2, v128.load32_splat(e, 32)));
-      const c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 48)), f32x4.mul(a1, v128.load32_splat(e, 64))), f32x4.mul(a2, v128.load32_splat(e, 80)));
-      const c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 96)), f32x4.mul(a1, v128.load32_splat(e, 112))), f32x4.mul(a2, v128.load32_splat(e, 128)));
+      let c0 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e)), f32x4.mul(a1, v128.load32_splat(e, 16))), f32x4.mul(a2, v128.load32_splat(e, 32)));
+      let c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 48)), f32x4.mul(a1, v128.load32_splat(e, 64))), f32x4.mul(a2, v128.load32_splat(e, 80)));
+      let c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 96)), f32x4.mul(a1, v128.load32_splat(e, 112))), f32x4.mul(a2, v128.load32_splat(e, 128)));
       const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(e, 144)), f32x4.mul(a1, v128.load32_splat(e, 160))), f32x4.mul(a2, v128.load32_splat(e, 176))), a3);
+      c0 = v128.and(c0, ROWS_0_2);
+      c1 = v128.and(c1, ROWS_0_2);
+      c2 = v128.and(c2, ROWS_0_2);
       if (check) sum = storeColumns(m, c0, c1, c2, c3, sum);
       else storeColumns(m, c0, c1, c2, c3, sum);
       prev = <i32>i;
@@ -171,6 +180,11 @@ function composeFast(p: usize, samples: usize, counts: usize, out: usize, first:
   }
   return allFinite(sum);
 }
+
+/** SIMD: rows 0–2 of a column kept, row 3 made +0 (`v128.and`): an affine matrix's last row. */
+// @ts-ignore: decorator
+@lazy
+const ROWS_0_2 = i32x4(-1, -1, -1, 0);
 
 /** Stores the four columns of a matrix at `m` and returns `sum` plus their sum (the per-pose check). */
 // @ts-ignore: decorator
@@ -327,7 +341,7 @@ function productWide(a: usize, m: usize): void {
       const r = a + (row << 2);
       store<f32>(
         m + ((c + row) << 2),
-        <f32>(<f64>load<f32>(r) * b0 + <f64>load<f32>(r, 16) * b1 + <f64>load<f32>(r, 32) * b2 + <f64>load<f32>(r, 48) * b3),
+        row == 3 && c < 12 ? <f32>0 : <f32>(<f64>load<f32>(r) * b0 + <f64>load<f32>(r, 16) * b1 + <f64>load<f32>(r, 32) * b2 + <f64>load<f32>(r, 48) * b3),
       );
     }
   }
@@ -367,16 +381,17 @@ function composeLocal(t: usize, q: usize, s: usize, a: usize, m: usize): void {
     storeAffine(m, m00, m01, m02, m10, m11, m12, m20, m21, m22, tx, ty, tz);
   } else if (ASC_FEATURE_SIMD) {
     const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
-    v128.store(m, f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(m00)), f32x4.mul(a1, f32x4.splat(m01))), f32x4.mul(a2, f32x4.splat(m02))));
-    v128.store(m, f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(m10)), f32x4.mul(a1, f32x4.splat(m11))), f32x4.mul(a2, f32x4.splat(m12))), 16);
-    v128.store(m, f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(m20)), f32x4.mul(a1, f32x4.splat(m21))), f32x4.mul(a2, f32x4.splat(m22))), 32);
+    v128.store(m, v128.and(f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(m00)), f32x4.mul(a1, f32x4.splat(m01))), f32x4.mul(a2, f32x4.splat(m02))), ROWS_0_2));
+    v128.store(m, v128.and(f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(m10)), f32x4.mul(a1, f32x4.splat(m11))), f32x4.mul(a2, f32x4.splat(m12))), ROWS_0_2), 16);
+    v128.store(m, v128.and(f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(m20)), f32x4.mul(a1, f32x4.splat(m21))), f32x4.mul(a2, f32x4.splat(m22))), ROWS_0_2), 32);
     v128.store(m, f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, f32x4.splat(tx)), f32x4.mul(a1, f32x4.splat(ty))), f32x4.mul(a2, f32x4.splat(tz))), a3), 48);
   } else {
     for (let row: usize = 0; row < 16; row += 4) {
       const a0 = load<f32>(a + row), a1 = load<f32>(a + row, 16), a2 = load<f32>(a + row, 32);
-      store<f32>(m + row, a0 * m00 + a1 * m01 + a2 * m02);
-      store<f32>(m + row, a0 * m10 + a1 * m11 + a2 * m12, 16);
-      store<f32>(m + row, a0 * m20 + a1 * m21 + a2 * m22, 32);
+      const last = row == 12;
+      store<f32>(m + row, last ? <f32>0 : a0 * m00 + a1 * m01 + a2 * m02);
+      store<f32>(m + row, last ? <f32>0 : a0 * m10 + a1 * m11 + a2 * m12, 16);
+      store<f32>(m + row, last ? <f32>0 : a0 * m20 + a1 * m21 + a2 * m22, 32);
       store<f32>(m + row, a0 * tx + a1 * ty + a2 * tz + load<f32>(a + row, 48), 48);
     }
   }
@@ -456,9 +471,9 @@ export function skinningFast(model: usize, inverseBind: usize, splat: usize, j: 
     for (let o: usize = 0, d = splat, end = j << 6; o < end; o += 64, d += 192) {
       const a = model + o;
       const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32);
-      const c0 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d)), f32x4.mul(a1, v128.load(d, 16))), f32x4.mul(a2, v128.load(d, 32)));
-      const c1 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 48)), f32x4.mul(a1, v128.load(d, 64))), f32x4.mul(a2, v128.load(d, 80)));
-      const c2 = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 96)), f32x4.mul(a1, v128.load(d, 112))), f32x4.mul(a2, v128.load(d, 128)));
+      const c0 = v128.and(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d)), f32x4.mul(a1, v128.load(d, 16))), f32x4.mul(a2, v128.load(d, 32))), ROWS_0_2);
+      const c1 = v128.and(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 48)), f32x4.mul(a1, v128.load(d, 64))), f32x4.mul(a2, v128.load(d, 80))), ROWS_0_2);
+      const c2 = v128.and(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 96)), f32x4.mul(a1, v128.load(d, 112))), f32x4.mul(a2, v128.load(d, 128))), ROWS_0_2);
       const c3 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(a0, v128.load(d, 144)), f32x4.mul(a1, v128.load(d, 160))), f32x4.mul(a2, v128.load(d, 176))), v128.load(a, 48));
       sum = storeColumns(out + o, c0, c1, c2, c3, sum);
     }
@@ -484,9 +499,8 @@ function multiplyAffine(a: usize, b: usize, out: usize): void {
     const a0 = v128.load(a), a1 = v128.load(a, 16), a2 = v128.load(a, 32), a3 = v128.load(a, 48);
     for (let c: usize = 0; c < 64; c += 16) {
       const col = b + c;
-      let r = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(col)), f32x4.mul(a1, v128.load32_splat(col, 4))), f32x4.mul(a2, v128.load32_splat(col, 8)));
-      if (c == 48) r = f32x4.add(r, a3);
-      v128.store(out + c, r);
+      const r = f32x4.add(f32x4.add(f32x4.mul(a0, v128.load32_splat(col)), f32x4.mul(a1, v128.load32_splat(col, 4))), f32x4.mul(a2, v128.load32_splat(col, 8)));
+      v128.store(out + c, c == 48 ? f32x4.add(r, a3) : v128.and(r, ROWS_0_2));
     }
   } else {
     for (let c: usize = 0; c < 64; c += 16) {
@@ -494,7 +508,7 @@ function multiplyAffine(a: usize, b: usize, out: usize): void {
       const b0 = load<f32>(col), b1 = load<f32>(col, 4), b2 = load<f32>(col, 8);
       for (let row: usize = 0; row < 16; row += 4) {
         const r = load<f32>(a + row) * b0 + load<f32>(a + row + 16) * b1 + load<f32>(a + row + 32) * b2;
-        store<f32>(out + c + row, c == 48 ? r + load<f32>(a + row + 48) : r);
+        store<f32>(out + c + row, c == 48 ? r + load<f32>(a + row + 48) : row == 12 ? <f32>0 : r);
       }
     }
   }

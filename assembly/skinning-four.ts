@@ -4,13 +4,13 @@
 // no broadcast of a local or inverse bind entry and no unused fourth row). `sampleMany` calls it
 // for four instances whose samples are read whole (no count of theirs is 0) under affine inverse
 // bind matrices; the results are bit for bit those of `composeUnchecked` + `skinningFast` per
-// instance (assembly/local-to-model.ts): the same operations in the same order lane by lane,
-// including the last row, whose ±0 entries depend on the signs of the local entries.
+// instance (assembly/local-to-model.ts): the same operations in the same order lane by lane. The
+// last row is not computed: it is (+0, +0, +0, 1) in every affine matrix written (local-to-model.ts;
+// its translation entry is 1 wherever the matrix is finite, and a non-finite one fails the check).
 //
 // Scratch (after the splatted inverse bind entries in SM_INVERSE_BIND_SPLAT): per joint the four
-// instances' model matrices as 15 f32x4, MODEL_SOA_BYTES: entry (row r < 3, column c) at
-// (3c + r)·16, then row 3 of columns 0–2 at 192 + 16c (row 3 of column 3 is 1 wherever the matrix
-// is finite: ±0 + 1).
+// instances' model matrices as 12 f32x4, MODEL_SOA_BYTES: entry (row r < 3, column c) at
+// (3c + r)·16.
 import { KEY_LANES, LANES_HELD, LANES_NEXT, LANES_SLERP, LANES_W, LANES_WEIGHTS } from './keyed-clip';
 import { allFinite } from './local-to-model';
 import { CLIP_KEYS, CLIP_SLOT_OUT, KEYED_FIRST_SLOT, KEYED_MEMBER_COUNT, LTM_BINDINGS, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND, SM_MODEL_SOA_BYTES } from './layout';
@@ -196,7 +196,7 @@ function four(keyed: bool, p: usize, s0: usize, s1: usize, s2: usize, s3: usize,
     const o = soa + i * MODEL_SOA_BYTES;
     const parent = load<i32>(parents + (i << 2));
     if (parent < 0) {
-      // A root's model matrix is its local matrix (last row +0 +0 +0 1, as `storeAffine`).
+      // A root's model matrix is its local matrix.
       v128.store(o, l00);
       v128.store(o, l01, 16);
       v128.store(o, l02, 32);
@@ -209,9 +209,6 @@ function four(keyed: bool, p: usize, s0: usize, s1: usize, s2: usize, s3: usize,
       v128.store(o, tx, 144);
       v128.store(o, ty, 160);
       v128.store(o, tz, 176);
-      v128.store(o, zero, 192);
-      v128.store(o, zero, 208);
-      v128.store(o, zero, 224);
       continue;
     }
     // parent · local: entry (row, column c) = (a_row,0 · l_0c + a_row,1 · l_1c) + a_row,2 · l_2c, plus
@@ -220,11 +217,6 @@ function four(keyed: bool, p: usize, s0: usize, s1: usize, s2: usize, s3: usize,
     productRow(a, 0, o, l00, l01, l02, l10, l11, l12, l20, l21, l22, tx, ty, tz);
     productRow(a, 16, o, l00, l01, l02, l10, l11, l12, l20, l21, l22, tx, ty, tz);
     productRow(a, 32, o, l00, l01, l02, l10, l11, l12, l20, l21, l22, tx, ty, tz);
-    // Row 3 of columns 0–2 (its column 3 is 1).
-    const a30 = v128.load(a, 192), a31 = v128.load(a, 208), a32 = v128.load(a, 224);
-    v128.store(o, f32x4.add(f32x4.add(f32x4.mul(a30, l00), f32x4.mul(a31, l01)), f32x4.mul(a32, l02)), 192);
-    v128.store(o, f32x4.add(f32x4.add(f32x4.mul(a30, l10), f32x4.mul(a31, l11)), f32x4.mul(a32, l12)), 208);
-    v128.store(o, f32x4.add(f32x4.add(f32x4.mul(a30, l20), f32x4.mul(a31, l21)), f32x4.mul(a32, l22)), 224);
   }
   return skinAll(n, soa, splat, m0, m1, m2, m3);
 }
@@ -234,15 +226,15 @@ function four(keyed: bool, p: usize, s0: usize, s1: usize, s2: usize, s3: usize,
  * (both passes share it); returns whether the sum of every entry is finite.
  */
 function skinAll(n: u32, soa: usize, splat: usize, m0: usize, m1: usize, m2: usize, m3: usize): bool {
-  const one = f32x4.splat(1);
-  // model · inverse bind for every joint, a column at a time: entry (row, column c) =
+  const zero = f32x4.splat(0), one = f32x4.splat(1);
+  // model · inverse bind for every joint, a column at a time: entry (row < 3, column c) =
   // (m_row,0 · b_0c + m_row,1 · b_1c) + m_row,2 · b_2c, plus m_row,3 in the translation column
   // (`skinningFast`'s sums lane by lane, b the inverse bind entries as `splatAffine` spreads them).
-  let sum = f32x4.splat(0);
+  let sum = zero;
   for (let o: usize = 0, a = soa, d = splat, end = <usize>n << 6; o < end; o += 64, a += MODEL_SOA_BYTES, d += 192) {
-    sum = skinColumn(a, d, false, one, sum, m0 + o, m1 + o, m2 + o, m3 + o);
-    sum = skinColumn(a, d + 48, false, one, sum, m0 + o + 16, m1 + o + 16, m2 + o + 16, m3 + o + 16);
-    sum = skinColumn(a, d + 96, false, one, sum, m0 + o + 32, m1 + o + 32, m2 + o + 32, m3 + o + 32);
+    sum = skinColumn(a, d, false, zero, sum, m0 + o, m1 + o, m2 + o, m3 + o);
+    sum = skinColumn(a, d + 48, false, zero, sum, m0 + o + 16, m1 + o + 16, m2 + o + 16, m3 + o + 16);
+    sum = skinColumn(a, d + 96, false, zero, sum, m0 + o + 32, m1 + o + 32, m2 + o + 32, m3 + o + 32);
     sum = skinColumn(a, d + 144, true, one, sum, m0 + o + 48, m1 + o + 48, m2 + o + 48, m3 + o + 48);
   }
   return allFinite(sum);
@@ -280,23 +272,20 @@ function slerpLanesRest(rest: i32, at: usize): void {
 
 /**
  * One skinning column of four instances from model scratch `a` and the column's inverse bind
- * entries at `b` (rows 0–2, splatted), stored at `d0` … `d3`; returns `sum` plus its rows 0–2.
- * Row 3 is computed as the per-instance product does (±0 by the signs; 1 in the translation column).
+ * entries at `b` (rows 0–2, splatted), its last row `e3` (+0, or 1 in the translation column),
+ * stored at `d0` … `d3`; returns `sum` plus its rows 0–2.
  */
 // @ts-ignore: decorator
 @inline
-function skinColumn(a: usize, b: usize, translation: bool, one: v128, sum: v128, d0: usize, d1: usize, d2: usize, d3: usize): v128 {
+function skinColumn(a: usize, b: usize, translation: bool, e3: v128, sum: v128, d0: usize, d1: usize, d2: usize, d3: usize): v128 {
   const b0 = v128.load(b), b1 = v128.load(b, 16), b2 = v128.load(b, 32);
   let e0 = f32x4.add(f32x4.add(f32x4.mul(v128.load(a), b0), f32x4.mul(v128.load(a, 48), b1)), f32x4.mul(v128.load(a, 96), b2));
   let e1 = f32x4.add(f32x4.add(f32x4.mul(v128.load(a, 16), b0), f32x4.mul(v128.load(a, 64), b1)), f32x4.mul(v128.load(a, 112), b2));
   let e2 = f32x4.add(f32x4.add(f32x4.mul(v128.load(a, 32), b0), f32x4.mul(v128.load(a, 80), b1)), f32x4.mul(v128.load(a, 128), b2));
-  let e3 = one;
   if (translation) {
     e0 = f32x4.add(e0, v128.load(a, 144));
     e1 = f32x4.add(e1, v128.load(a, 160));
     e2 = f32x4.add(e2, v128.load(a, 176));
-  } else {
-    e3 = f32x4.add(f32x4.add(f32x4.mul(v128.load(a, 192), b0), f32x4.mul(v128.load(a, 208), b1)), f32x4.mul(v128.load(a, 224), b2));
   }
   storeColumn(e0, e1, e2, e3, d0, d1, d2, d3);
   return f32x4.add(sum, f32x4.add(f32x4.add(e0, e1), e2));

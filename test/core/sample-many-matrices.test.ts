@@ -120,6 +120,23 @@ describe('SampleManyJob matrices', () => {
     );
   });
 
+  it.each(BUILDS)('%s build: the last row of every model and skinning matrix is exactly (+0, +0, +0, 1)', (build) => {
+    // Not the ±0 that the float32 products of the parent's last row give by the signs of their
+    // terms (the four-instance pass does not compute the row); 1 wherever the translation column is finite.
+    const ONE = 0x3f800000;
+    fc.assert(
+      fc.property(arbitraryCharacter, fc.constantFrom('model', 'skinning') as fc.Arbitrary<'model' | 'skinning'>, (c, output) => {
+        const { job } = run(cores[build], c, output);
+        const f = new Float32Array(job.buffer);
+        for (let m = 0; m < job.length; m += 16) {
+          expect([job[m + 3], job[m + 7], job[m + 11]]).toEqual([0, 0, 0]);
+          if (Number.isFinite(f[m + 12]! + f[m + 13]! + f[m + 14]!)) expect(job[m + 15]).toBe(ONE);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('SIMD and scalar builds write the same model and skinning matrices bit for bit', () => {
     fc.assert(
       fc.property(arbitraryCharacter, fc.constantFrom('model', 'skinning') as fc.Arbitrary<'model' | 'skinning'>, (c, output) => {
