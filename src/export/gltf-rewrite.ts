@@ -7,7 +7,7 @@ import { decodeDataUri } from '../formats/gltf/buffers.js';
 import { morphTargetCount } from '../formats/gltf/check-document.js';
 import { animationOnlyAccessors, renumberAccessorRefs } from '../formats/gltf/accessor-refs.js';
 import type { JsonObject } from '../formats/gltf/json-fields.js';
-import { READ_EXTENSIONS } from '../formats/gltf/read-extensions.js';
+import { DECODED_EXTENSIONS, READ_EXTENSIONS } from '../formats/gltf/read-extensions.js';
 import type { GltfSource } from '../formats/gltf/source.js';
 import { type ChannelNodes, type PlannedAnimation, type PlannedChannel, planAnimations } from './animation-channels.js';
 import { type AxisConversion, axisConversion, convertRoots } from './axis-conversion.js';
@@ -138,13 +138,17 @@ function sourceNodes(source: GltfSource, resource: AnimResource): ChannelNodes<n
 
 /**
  * The JSON without the extensions `openGltf` does not read (glTF-Transform's, less those needing a
- * decoder): a copy without them, or the JSON itself when it uses none.
+ * decoder) and without those whose data it decoded (meshopt: the views are written decoded): a
+ * copy without them, or the JSON itself when it uses none.
  */
 function withReadExtensions(json: JsonObject, warnings: string[]): JsonObject {
-  const used = ((json.extensionsUsed as string[] | undefined) ?? []).filter((e) => !READ_EXTENSIONS.has(e));
-  if (used.length === 0) return json;
-  warnings.push(`extension(s) ${used.join(', ')} not read by animcore; left out of the output`);
-  const drop = new Set(used);
+  const listed = (json.extensionsUsed as string[] | undefined) ?? [];
+  const used = listed.filter((e) => !READ_EXTENSIONS.has(e));
+  const decoded = listed.filter((e) => DECODED_EXTENSIONS.has(e));
+  if (used.length === 0 && decoded.length === 0) return json;
+  if (used.length > 0) warnings.push(`extension(s) ${used.join(', ')} not read by animcore; left out of the output`);
+  if (decoded.length > 0) warnings.push(`${decoded.join(', ')}: the buffer views are written decoded (not compressed; gltfpack -c compresses them again)`);
+  const drop = new Set([...used, ...decoded]);
   const strip = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(strip);
     if (typeof value !== 'object' || value === null) return value;
@@ -158,9 +162,11 @@ function withReadExtensions(json: JsonObject, warnings: string[]): JsonObject {
     return out;
   };
   const out = strip(json) as JsonObject;
-  const kept = (out.extensionsUsed as string[]).filter((e) => !drop.has(e));
-  if (kept.length > 0) out.extensionsUsed = kept;
-  else delete out.extensionsUsed;
+  for (const key of ['extensionsUsed', 'extensionsRequired']) {
+    const kept = ((out[key] as string[] | undefined) ?? []).filter((e) => !drop.has(e));
+    if (kept.length > 0) out[key] = kept;
+    else delete out[key];
+  }
   return out;
 }
 
@@ -201,7 +207,8 @@ function layOut(source: GltfSource, json: JsonObject, warnings: string[]): Layou
   const buffer = new OutputBuffer();
   const view = new Int32Array(c.bufferViews!.length).fill(-1);
   const views: JsonObject[] = [];
-  c.bufferViews!.forEach((v, i) => {
+  // The views of `json`: without the extensions left out (a meshopt view's, whose bytes are decoded).
+  (json.bufferViews as JsonObject[] | undefined)?.forEach((v, i) => {
     if (viewUsers[i] === 0 && viewDropped[i] === 1) return;
     const from = (v.byteOffset as number | undefined) ?? 0;
     const bytes = source.buffers[v.buffer as number]!.subarray(from, from + (v.byteLength as number));

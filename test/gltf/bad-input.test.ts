@@ -341,7 +341,7 @@ describe('outputs read by many channels', () => {
 });
 
 describe('accessors without a bufferView', () => {
-  it('refuses a count no accessor with data holds (zeros cost no bytes: a 300-byte file named 2^29 keys and took 10 GB)', async () => {
+  it('refuses a count no accessor with data holds and the buffers cannot (zeros cost no bytes: a 300-byte file named 2^29 keys and took 10 GB)', async () => {
     const json = {
       asset: { version: '2.0' },
       accessors: [

@@ -1,6 +1,7 @@
 import { BufferUtils } from '@gltf-transform/core';
 import { shorten } from '../text.js';
 import { array, fail, integer, type JsonObject, object, optionalString } from './json-fields.js';
+import { decodeMeshoptFallbacks, isMeshoptFallback } from './meshopt.js';
 
 /** Characters of a URI an error message shows: whole paths, but one line whatever the file holds. */
 const URI_MAX = 200;
@@ -13,20 +14,27 @@ export type GltfResourceReader = (uri: string) => Uint8Array | undefined | Promi
 
 /**
  * The bytes of every buffer of the document (glTF 2.0 §3.6.1): the GLB `BIN` chunk for a buffer
- * without `uri` in a `.glb`, a decoded `data:` URI, or the file `readResource` returns. Each holds
- * at least `byteLength` bytes (a GLB chunk may add up to 3 bytes of padding).
- * @throws FormatError naming `/buffers/<i>` (or its `uri`) for a missing or short buffer
+ * without `uri` in a `.glb`, a decoded `data:` URI, or the file `readResource` returns; a meshopt
+ * fallback buffer without `uri` is its compressed views decoded (`decodeMeshoptFallbacks`). Each
+ * holds at least `byteLength` bytes (a GLB chunk may add up to 3 bytes of padding).
+ * @throws FormatError naming `/buffers/<i>` (or its `uri`) for a missing or short buffer, or the
+ *   view whose compressed data is wrong
  */
 export async function readBuffers(json: JsonObject, bin: Uint8Array | undefined, readResource: GltfResourceReader | undefined): Promise<Uint8Array[]> {
   const defs = array(json.buffers, '/buffers');
-  const out: Uint8Array[] = [];
+  const out: (Uint8Array | undefined)[] = [];
+  const fallbacks = new Map<number, number>();
   for (let i = 0; i < defs.length; i++) {
     const pointer = `/buffers/${i}`;
     const def = object(defs[i], pointer);
     const byteLength = integer(def.byteLength, `${pointer}/byteLength`, 1);
     const uri = optionalString(def.uri, `${pointer}/uri`);
     let bytes: Uint8Array | undefined;
-    if (uri === undefined) {
+    if (uri === undefined && isMeshoptFallback(def, pointer)) {
+      fallbacks.set(i, byteLength);
+      out.push(undefined);
+      continue;
+    } else if (uri === undefined) {
       if (i !== 0 || bin === undefined) fail(pointer, 'a buffer without `uri` must be buffer 0 of a .glb with a BIN chunk', 'missing-resource');
       if (bin.length > byteLength + 3) fail(`${pointer}/byteLength`, `the BIN chunk holds ${bin.length} bytes, more than byteLength ${byteLength} plus padding`, 'size-mismatch');
       bytes = bin;
@@ -39,7 +47,9 @@ export async function readBuffers(json: JsonObject, bin: Uint8Array | undefined,
     if (bytes.length < byteLength) fail(`${pointer}/byteLength`, `buffer holds ${bytes.length} bytes, byteLength says ${byteLength}`, 'truncated');
     out.push(bytes);
   }
-  return out;
+  if (fallbacks.size === 0) return out as Uint8Array[];
+  const decoded = await decodeMeshoptFallbacks(json, out, fallbacks);
+  return out.map((bytes, i) => bytes ?? decoded.get(i)!);
 }
 
 /** The bytes of a base64 `data:` URI. */

@@ -1,5 +1,6 @@
 import { quote } from '../text.js';
 import { array, describe, fail, finite, index, integer, type JsonObject, numbers, object, optionalString, string } from './json-fields.js';
+import { isMeshoptFallback } from './meshopt.js';
 
 /** Bytes per component of each accessor `componentType` (glTF 2.0 §3.6.2.2). */
 export const COMPONENT_BYTES: Readonly<Record<number, number>> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
@@ -39,7 +40,7 @@ export function checkDocument(json: JsonObject, buffers: readonly Uint8Array[], 
   for (const name of COLLECTIONS) c[name] = objects(array(json[name], `/${name}`), `/${name}`);
   checkBufferViews(c, buffers);
   for (let i = 0; i < c.accessors!.length; i++) checkAccessor(c.accessors![i]!, `/accessors/${i}`, c, buffers);
-  checkViewlessCounts(c.accessors!);
+  checkViewlessCounts(c.accessors!, c.buffers!);
   checkNodes(c);
   c.skins!.forEach((skin, i) => {
     const p = `/skins/${i}`;
@@ -129,14 +130,19 @@ function checkAccessor(a: JsonObject, p: string, c: Record<string, JsonObject[]>
  * An accessor without a bufferView is zeros (plus its sparse values, glTF 2.0 §3.6.2.3), so its
  * count costs no bytes of the file: a 300-byte file could name 2^29 keys and make every reader
  * allocate gigabytes. Its count may not exceed the largest count of an accessor whose elements
- * the file holds (a sparse morph target has its mesh's vertex count, which POSITION holds).
+ * the file holds (a sparse morph target has its mesh's vertex count, which POSITION holds) or the
+ * bytes of its buffers (glTF-Transform's `sparse()` writes mesh indices and keys that are mostly
+ * zeros this way, more of them than any attribute), so an element costs at least a byte of the file
+ * (not of a meshopt fallback buffer, which holds decoded bytes).
  */
-function checkViewlessCounts(accessors: readonly JsonObject[]): void {
+function checkViewlessCounts(accessors: readonly JsonObject[], buffers: readonly JsonObject[]): void {
   let held = 0;
   for (const a of accessors) if (a.bufferView !== undefined) held = Math.max(held, a.count as number);
+  let bytes = 0;
+  for (let i = 0; i < buffers.length; i++) if (!isMeshoptFallback(buffers[i]!, `/buffers/${i}`)) bytes += buffers[i]!.byteLength as number;
   accessors.forEach((a, i) => {
-    if (a.bufferView === undefined && (a.count as number) > held) {
-      fail(`/accessors/${i}/count`, `${String(a.count)} elements without a bufferView (zeros), more than any accessor with data holds (${held})`, 'bad-count');
+    if (a.bufferView === undefined && (a.count as number) > Math.max(held, bytes)) {
+      fail(`/accessors/${i}/count`, `${String(a.count)} elements without a bufferView (zeros), more than any accessor with data holds (${held}) and than the buffers' ${bytes} bytes`, 'bad-count');
     }
   });
 }
