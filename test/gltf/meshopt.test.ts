@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/errors.js';
 import { gltfSource, openGltf } from '../../src/formats/gltf/index.js';
 import { haveFixtures } from '../helpers/fixtures.js';
-import { f32Bytes, packGlb, unpackGlb } from '../helpers/glb.js';
+import { concatAligned, f32Bytes, packGlb, unpackGlb } from '../helpers/glb.js';
 import { gltfpackFile } from '../helpers/producer-corpus.js';
 
 const EXT = 'EXT_meshopt_compression';
@@ -27,26 +27,16 @@ interface Plain {
  * extension (EXT or KHR).
  */
 function compressed(json: any, plain: readonly Plain[], extension = EXT): Uint8Array {
-  const parts: Uint8Array[] = [];
-  let at = 0;
-  let decodedAt = 0;
-  json.bufferViews = plain.map((p) => {
-    const data = MeshoptEncoder.encodeGltfBuffer(p.bytes, p.count, p.stride, p.mode);
-    const view = { buffer: 1, byteOffset: decodedAt, byteLength: p.bytes.length, extensions: { [extension]: { buffer: 0, byteOffset: at, byteLength: data.length, byteStride: p.stride, mode: p.mode, count: p.count, ...(p.filter && { filter: p.filter }) } } };
-    const padded = new Uint8Array((data.length + 3) & ~3);
-    padded.set(data);
-    parts.push(padded);
-    at += padded.length;
-    decodedAt += (p.bytes.length + 3) & ~3;
-    return view;
-  });
-  const bin = new Uint8Array(at);
-  let o = 0;
-  for (const p of parts) {
-    bin.set(p, o);
-    o += p.length;
-  }
-  json.buffers = [{ byteLength: bin.length }, { byteLength: decodedAt, extensions: { [extension]: { fallback: true } } }];
+  const data = plain.map((p) => MeshoptEncoder.encodeGltfBuffer(p.bytes, p.count, p.stride, p.mode));
+  const { bin, offsets } = concatAligned(data);
+  const decoded = concatAligned(plain.map((p) => p.bytes));
+  json.bufferViews = plain.map((p, i) => ({
+    buffer: 1,
+    byteOffset: decoded.offsets[i],
+    byteLength: p.bytes.length,
+    extensions: { [extension]: { buffer: 0, byteOffset: offsets[i], byteLength: data[i]!.length, byteStride: p.stride, mode: p.mode, count: p.count, ...(p.filter && { filter: p.filter }) } },
+  }));
+  json.buffers = [{ byteLength: bin.length }, { byteLength: decoded.bin.length, extensions: { [extension]: { fallback: true } } }];
   json.extensionsUsed = [extension];
   json.extensionsRequired = [extension];
   return packGlb(json, bin);
