@@ -183,23 +183,23 @@ export const LANES_NEXT: usize = 16;
 export const LANES_W: usize = 32;
 /** Lane l all bits set where it holds key k as stored (before the first key, from the last key on, under a step): an i32x4. */
 export const LANES_HELD: usize = 96;
-/** The weights as one f32x4 (0 where held). */
+/** The weights as one f32x4 (0 where held): the nlerp's, and the slerp coefficients'. */
 export const LANES_WEIGHTS: usize = 112;
-/** `slerpPrepareLanes4`'s coefficients for those weights. */
+/** Under FLAG_SLERP, `slerpPrepareLanes4`'s coefficients for those weights. */
 export const LANES_SLERP: usize = 128;
 /** The layout above for `keyedLanes4`. */
 export const KEY_LANES = memory.data(<i32>(LANES_SLERP + SLERP_LANES_SIZE), 16);
 
 /**
  * Whether keyed clip block `p` can be sampled by `keyedLanes4` with `flags`: one time group holds
- * every curve (no constant or Velocity curve), of which at least four rotations (so that
- * `keyedSampleSlots` slerps them with `slerp4`), under FLAG_SLERP.
+ * every curve (no constant or Velocity curve); under FLAG_SLERP at least four of them rotations
+ * (so that `keyedSampleSlots` slerps them with `slerp4`), under nlerp any.
  */
 export function keyedFourLanes(p: usize, flags: u32): bool {
-  if ((flags & FLAG_SLERP) == 0 || load<u32>(p, CLIP_KEY_COUNT) != 1 || load<u32>(p, CLIP_SINGLE_COUNT) != 0) return false;
+  if (load<u32>(p, CLIP_KEY_COUNT) != 1 || load<u32>(p, CLIP_SINGLE_COUNT) != 0) return false;
   if (load<u32>(p, CLIP_CONSTANT_COUNT) != 0 || load<u32>(p, CLIP_VELOCITY_COUNT) != 0) return false;
   const rec = load<usize>(p, CLIP_KEYS);
-  return load<u32>(rec, KEYED_MEMBER_COUNT) - load<u32>(rec, KEYED_LINEAR_COUNT) >= 4;
+  return (flags & FLAG_SLERP) == 0 || load<u32>(rec, KEYED_MEMBER_COUNT) - load<u32>(rec, KEYED_LINEAR_COUNT) >= 4;
 }
 
 /**
@@ -236,7 +236,7 @@ export function keyedLanes4(p: usize, times: usize, cursors: usize, cursorStride
     store<i32>(lanes + LANES_HELD + (l << 2), 0);
     store<f32>(lanes + LANES_WEIGHTS + (l << 2), w);
   }
-  slerpPrepareLanes4(v128.load(lanes + LANES_WEIGHTS), lanes + LANES_SLERP);
+  if (flags & FLAG_SLERP) slerpPrepareLanes4(v128.load(lanes + LANES_WEIGHTS), lanes + LANES_SLERP);
   return true;
 }
 

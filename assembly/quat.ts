@@ -81,9 +81,7 @@ function nlerpLanes4(a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: 
   let bx = v128.shuffle<f32>(t0, t1, 0, 1, 4, 5), by = v128.shuffle<f32>(t0, t1, 2, 3, 6, 7);
   let bz = v128.shuffle<f32>(t2, t3, 0, 1, 4, 5), bw = v128.shuffle<f32>(t2, t3, 2, 3, 6, 7);
   if (shortest) {
-    // (xx + yy) + (zz + ww), dot4's sums; b negated where the dot's sign bit is set.
-    const dot = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(ay, by)), f32x4.add(f32x4.mul(az, bz), f32x4.mul(aw, bw)));
-    const sign = v128.and(dot, f32x4.splat(-0.0));
+    const sign = shortestSign(ax, ay, az, aw, bx, by, bz, bw);
     bx = v128.xor(bx, sign);
     by = v128.xor(by, sign);
     bz = v128.xor(bz, sign);
@@ -93,13 +91,64 @@ function nlerpLanes4(a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: 
   const y = f32x4.add(ay, f32x4.mul(f32x4.sub(by, ay), ws));
   const z = f32x4.add(az, f32x4.mul(f32x4.sub(bz, az), ws));
   const q = f32x4.add(aw, f32x4.mul(f32x4.sub(bw, aw), ws));
-  const len2 = f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)));
-  if (!i32x4.all_true(v128.and(f32x4.ge(len2, f32x4.splat(MIN_LENGTH_SQ)), f32x4.le(len2, f32x4.splat(F32.MAX_VALUE))))) {
+  const len2 = lengthSquaredSoa(x, y, z, q);
+  if (!i32x4.all_true(normalRange(len2))) {
     nlerpEach4(a0, a1, a2, a3, b0, b1, b2, b3, ws, d0, d1, d2, d3, shortest);
     return;
   }
   const len = f32x4.sqrt(len2);
   transposeStore(f32x4.div(x, len), f32x4.div(y, len), f32x4.div(z, len), f32x4.div(q, len), d0, d1, d2, d3);
+}
+
+/**
+ * SIMD: per lane the sign bit of dot(a, b) ((xx + yy) + (zz + ww), dot4's sums) of four quaternion
+ * pairs held as structure of arrays: b xor it is b on the shorter arc, as `nlerpShortest` takes it.
+ */
+// @ts-ignore: decorator
+@inline
+export function shortestSign(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
+  return v128.and(dotSoa(ax, ay, az, aw, bx, by, bz, bw), f32x4.splat(-0.0));
+}
+
+/** SIMD: dot(a, b) per lane of four quaternion pairs held as structure of arrays: (ax bx + ay by) + (az bz + aw bw), dot4's sums. */
+// @ts-ignore: decorator
+@inline
+function dotSoa(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
+  return f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(ay, by)), f32x4.add(f32x4.mul(az, bz), f32x4.mul(aw, bw)));
+}
+
+/** SIMD: |q|² per lane of four quaternions held as structure of arrays, in dot4's order. */
+// @ts-ignore: decorator
+@inline
+function lengthSquaredSoa(x: v128, y: v128, z: v128, w: v128): v128 {
+  return dotSoa(x, y, z, w, x, y, z, w);
+}
+
+/** SIMD: the lanes of `len2` that `normalizeStore` divides by their root (in [1e-12, f32 max]). */
+// @ts-ignore: decorator
+@inline
+function normalRange(len2: v128): v128 {
+  return v128.and(f32x4.ge(len2, f32x4.splat(MIN_LENGTH_SQ)), f32x4.le(len2, f32x4.splat(F32.MAX_VALUE)));
+}
+
+/**
+ * SIMD: `normalize4` of four quaternions held as structure of arrays (`x` … `w`, lane l one
+ * quaternion) into `out` likewise (x at 0, y at 16, z at 32, w at 48): per lane |q|² in dot4's
+ * order and one division by its root, so bit for bit `normalize4`. The lanes of `keep` are not
+ * checked (their results are for the caller to replace). Returns false, having stored nothing,
+ * where another lane's |q|² is outside [1e-12, f32 max] (the caller takes `normalize4`'s path).
+ */
+// @ts-ignore: decorator
+@inline
+export function normalizeSoa4(x: v128, y: v128, z: v128, w: v128, keep: v128, out: usize): bool {
+  const len2 = lengthSquaredSoa(x, y, z, w);
+  if (!i32x4.all_true(v128.or(normalRange(len2), keep))) return false;
+  const len = f32x4.sqrt(len2);
+  v128.store(out, f32x4.div(x, len));
+  v128.store(out, f32x4.div(y, len), 16);
+  v128.store(out, f32x4.div(z, len), 32);
+  v128.store(out, f32x4.div(w, len), 48);
+  return true;
 }
 
 /**
@@ -1032,7 +1081,7 @@ export function normalizeLanes4(q0: v128, q1: v128, q2: v128, q3: v128, d0: usiz
     f32x4.add(v128.shuffle<f32>(xy01, xy23, 0, 2, 4, 6), v128.shuffle<f32>(xy01, xy23, 1, 3, 5, 7)),
     f32x4.add(v128.shuffle<f32>(zw01, zw23, 0, 2, 4, 6), v128.shuffle<f32>(zw01, zw23, 1, 3, 5, 7)),
   );
-  if (!i32x4.all_true(v128.and(f32x4.ge(len2, f32x4.splat(MIN_LENGTH_SQ)), f32x4.le(len2, f32x4.splat(F32.MAX_VALUE))))) {
+  if (!i32x4.all_true(normalRange(len2))) {
     normalizeLane(q0, d0);
     normalizeLane(q1, d1);
     normalizeLane(q2, d2);

@@ -4,6 +4,7 @@
 // kernels (sampleClip, mixSamples, blend, localToModel); it has no sampling math of its own. The batch
 // block is laid out by the host (assembly/layout.ts, SM_*).
 import {
+  FLAG_SLERP,
   OUTPUT_MODEL,
   OUTPUT_SAMPLES,
   SM_CLIP_A,
@@ -90,7 +91,7 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
   // skinningFour's scratch.
   let first: u32 = 0;
   let firstFour: u32 = 0;
-  // One keyed clip of one time group under slerp, every count > 0: four instances at a time
+  // One keyed clip of one time group, every count > 0: four instances at a time
   // skinned straight from the keys, no sample buffer (`keyedSkinningFour`), until a group of four
   // needs the sampled path (then the rest of the call takes it).
   const clipA = load<usize>(p, SM_CLIP_A);
@@ -109,7 +110,7 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
       if (keyedFour) {
         if (keyedLanes4(clipA, load<usize>(p, SM_TIMES) + (i << 3), load<usize>(p, SM_CURSORS) + i * c * 16, c * 16, flags)) {
           const m = matrices + i * j * 64;
-          const done = keyedSkinningFour(job, keyMap, splat + j * 192, splat, firstFour, m, m + j * 64, m + j * 128, m + j * 192);
+          const done = keyedSkinningFour(job, keyMap, splat + j * 192, splat, firstFour, m, m + j * 64, m + j * 128, m + j * 192, (flags & FLAG_SLERP) == 0);
           firstFour = constants;
           if (done) {
             skipped = 1;

@@ -14,7 +14,7 @@
 import { KEY_LANES, LANES_HELD, LANES_NEXT, LANES_SLERP, LANES_W, LANES_WEIGHTS } from './keyed-clip';
 import { allFinite } from './local-to-model';
 import { CLIP_KEYS, CLIP_SLOT_OUT, KEYED_FIRST_SLOT, KEYED_MEMBER_COUNT, LTM_BINDINGS, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND, SM_MODEL_SOA_BYTES } from './layout';
-import { SLERP_SHARED, slerpLanes4, slerpPrepare, slerpPreparedPair } from './quat';
+import { normalizeSoa4, shortestSign, SLERP_SHARED, slerpLanes4, slerpPrepare, slerpPreparedPair } from './quat';
 
 const MODEL_SOA_BYTES: usize = SM_MODEL_SOA_BYTES;
 /** `slerpLanes4`'s results (x, y, z, w of four instances). */
@@ -31,7 +31,7 @@ const SLERP_ONE = memory.data(16, 16);
  * skinning entry is finite; otherwise the caller composes the four again on the checked paths.
  */
 export function skinningFour(p: usize, s0: usize, s1: usize, s2: usize, s3: usize, soa: usize, splat: usize, first: u32, m0: usize, m1: usize, m2: usize, m3: usize): bool {
-  return four(false, p, s0, s1, s2, s3, soa, splat, first, m0, m1, m2, m3);
+  return four(false, false, p, s0, s1, s2, s3, soa, splat, first, m0, m1, m2, m3);
 }
 
 /**
@@ -39,13 +39,14 @@ export function skinningFour(p: usize, s0: usize, s1: usize, s2: usize, s3: usiz
  * itself (no sample buffer): the key rows, weights and slerp coefficients that `keyedLanes4` laid
  * out (assembly/keyed-clip.ts), each joint's T, R and S read as the members at the byte offsets of
  * `map` (`keyedMap`). Translations and scales are lerped per instance as `lerp4`, rotations
- * slerped four instances at a time by `slerpLanes4`, held keys taken as stored: the samples
- * `keyedSampleSlots` writes, so the matrices are bit for bit those of sampling then
- * `skinningFour`. Returns false where a skinning entry is not finite: the caller then samples the
- * four and runs `skinningFour` (whose checked paths take such poses).
+ * slerped four instances at a time by `slerpLanes4` (`nlerp`: as `nlerpShortest`, normalised by
+ * `normalizeSoa4`), held keys taken as stored: the samples `keyedSampleSlots` writes, so the
+ * matrices are bit for bit those of sampling then `skinningFour`. Returns false where a skinning
+ * entry is not finite or an nlerp result not normalisable four at a time: the caller then samples
+ * the four and runs `skinningFour` (whose checked paths take such poses).
  */
-export function keyedSkinningFour(p: usize, map: usize, soa: usize, splat: usize, first: u32, m0: usize, m1: usize, m2: usize, m3: usize): bool {
-  return four(true, p, map, 0, 0, 0, soa, splat, first, m0, m1, m2, m3);
+export function keyedSkinningFour(p: usize, map: usize, soa: usize, splat: usize, first: u32, m0: usize, m1: usize, m2: usize, m3: usize, nlerp: bool): bool {
+  return four(true, nlerp, p, map, 0, 0, 0, soa, splat, first, m0, m1, m2, m3);
 }
 
 /**
@@ -75,11 +76,11 @@ export function keyedMap(p: usize, clip: usize, map: usize): void {
 
 /**
  * The pass of `skinningFour` (`keyed` false: T/R/S from the samples at `s0` … `s3`) and of
- * `keyedSkinningFour` (`keyed` true: from the keys, `s0` the map).
+ * `keyedSkinningFour` (`keyed` true: from the keys, `s0` the map; `nlerp` as there).
  */
 // @ts-ignore: decorator
 @inline
-function four(keyed: bool, p: usize, s0: usize, s1: usize, s2: usize, s3: usize, soa: usize, splat: usize, first: u32, m0: usize, m1: usize, m2: usize, m3: usize): bool {
+function four(keyed: bool, nlerp: bool, p: usize, s0: usize, s1: usize, s2: usize, s3: usize, soa: usize, splat: usize, first: u32, m0: usize, m1: usize, m2: usize, m3: usize): bool {
   const n = load<u32>(p, LTM_JOINT_COUNT);
   const parents = load<usize>(p, LTM_PARENTS);
   const bindings = keyed ? s0 : load<usize>(p, LTM_BINDINGS);
@@ -110,11 +111,23 @@ function four(keyed: bool, p: usize, s0: usize, s1: usize, s2: usize, s3: usize,
       const bzw01 = i32x4.shuffle(qb0, qb1, 2, 6, 3, 7), bzw23 = i32x4.shuffle(qb2, qb3, 2, 6, 3, 7);
       const ax = i32x4.shuffle(axy01, axy23, 0, 1, 4, 5), ay = i32x4.shuffle(axy01, axy23, 2, 3, 6, 7);
       const az = i32x4.shuffle(azw01, azw23, 0, 1, 4, 5), aw = i32x4.shuffle(azw01, azw23, 2, 3, 6, 7);
-      const rest = slerpLanes4(L + LANES_SLERP, ax, ay, az, aw,
-        i32x4.shuffle(bxy01, bxy23, 0, 1, 4, 5), i32x4.shuffle(bxy01, bxy23, 2, 3, 6, 7),
-        i32x4.shuffle(bzw01, bzw23, 0, 1, 4, 5), i32x4.shuffle(bzw01, bzw23, 2, 3, 6, 7), SLERP_OUT) & ~heldBits;
-      // The lanes `slerpPreparedEach4` gives to `slerpPrepared` (a wide gap, a result shorter than 1e-6).
-      if (rest != 0) slerpLanesRest(rest, bq);
+      let bx = i32x4.shuffle(bxy01, bxy23, 0, 1, 4, 5), by = i32x4.shuffle(bxy01, bxy23, 2, 3, 6, 7);
+      let bz = i32x4.shuffle(bzw01, bzw23, 0, 1, 4, 5), bw = i32x4.shuffle(bzw01, bzw23, 2, 3, 6, 7);
+      if (nlerp) {
+        // `nlerpShortest` lane by lane: b on the shorter arc, a + (b − a)·w, normalised (held lanes
+        // replaced below).
+        const sign = shortestSign(ax, ay, az, aw, bx, by, bz, bw);
+        const ws = v128.load(L, LANES_WEIGHTS);
+        bx = f32x4.add(ax, f32x4.mul(f32x4.sub(v128.xor(bx, sign), ax), ws));
+        by = f32x4.add(ay, f32x4.mul(f32x4.sub(v128.xor(by, sign), ay), ws));
+        bz = f32x4.add(az, f32x4.mul(f32x4.sub(v128.xor(bz, sign), az), ws));
+        bw = f32x4.add(aw, f32x4.mul(f32x4.sub(v128.xor(bw, sign), aw), ws));
+        if (!normalizeSoa4(bx, by, bz, bw, held, SLERP_OUT)) return false;
+      } else {
+        const rest = slerpLanes4(L + LANES_SLERP, ax, ay, az, aw, bx, by, bz, bw, SLERP_OUT) & ~heldBits;
+        // The lanes `slerpPreparedEach4` gives to `slerpPrepared` (a wide gap, a result shorter than 1e-6).
+        if (rest != 0) slerpLanesRest(rest, bq);
+      }
       x = v128.load(SLERP_OUT);
       y = v128.load(SLERP_OUT, 16);
       z = v128.load(SLERP_OUT, 32);

@@ -7,14 +7,14 @@ import { BUILDS, createCore } from '../helpers/core.js';
 import { expectSamplesWithinBound } from '../helpers/float32-bounds.js';
 
 // Skinning from the keys (assembly/skinning-four.ts `keyedSkinningFour`): a keyed clip whose curves
-// form one time group under slerp (glTF's usual animation) is skinned four instances at a time
+// form one time group (glTF's usual animation; slerp or nlerp) is skinned four instances at a time
 // straight from its keys in the SIMD build, its samples written only when read. Its matrices must
 // be bit for bit those of one-instance jobs (which sample, then compose), and its samples and
 // counts, once read, those of one-instance jobs too; both builds' samples stay within the float32
 // bounds of the reference twin. Characters vary what the pass must get right per instance: times
 // before the first key, on exact key times, beyond the last; wide key gaps (slerped in f64 lane by
-// lane), STEP groups, poses that overflow (composed again on the checked paths), and clips the pass
-// must leave to the sampled path (two time groups, nlerp).
+// lane), STEP groups, poses that overflow (composed again on the checked paths), nlerp, and clips
+// the pass must leave to the sampled path (two time groups).
 
 const f = (min: number, max: number) => fc.float({ min, max, noNaN: true, noDefaultInfinity: true });
 
@@ -73,6 +73,28 @@ function character(c: Character) {
 }
 
 const bits = (a: Float32Array) => new Uint32Array(Float32Array.from(a).buffer);
+
+/** A job of `times.length` instances skins from the keys, each instance as a one-instance job. */
+function expectKeysLikeOneInstanceJobs(core: AnimCore, skeleton: Skeleton, clip: AnimClip, times: number[]): void {
+  const resource = new AnimResource({ format: 'test', clips: [clip] });
+  core.load(resource);
+  const size = 16 * skeleton.size;
+  const job = new SampleManyJob(core, { clip, instances: times.length, output: 'skinning', skeleton });
+  const one = new SampleManyJob(core, { clip, instances: 1, output: 'skinning', skeleton });
+  try {
+    job.run(times);
+    expect((job as unknown as { unsampled: number }).unsampled).toBe(times.length);
+    const matrices = job.matrices.slice();
+    times.forEach((time, i) => {
+      one.run([time]);
+      expect(bits(matrices.subarray(size * i, size * (i + 1)))).toEqual(bits(one.matrices));
+    });
+  } finally {
+    one.dispose();
+    job.dispose();
+    resource.dispose();
+  }
+}
 
 describe('SampleManyJob skinning from the keys', () => {
   let cores: Record<(typeof BUILDS)[number], AnimCore>;
@@ -140,23 +162,32 @@ describe('SampleManyJob skinning from the keys', () => {
       curves.push({ curveType: 'rotation', active: true, target: { joint: `j${j}`, property: 'rotation' }, keys: { encoding: 'keyed', times, values: Float32Array.from(rotation) } });
     }
     const clip = new AnimClip({ name: 'wide', curves, rotation: 'slerp' });
-    const resource = new AnimResource({ format: 'test', clips: [clip] });
-    core.load(resource);
-    const job = new SampleManyJob(core, { clip, instances: 100, output: 'skinning', skeleton });
-    const one = new SampleManyJob(core, { clip, instances: 1, output: 'skinning', skeleton });
-    try {
-      const t = Array.from({ length: 100 }, (_, i) => (i * 0.0137) % 1);
-      job.run(t);
-      expect((job as unknown as { unsampled: number }).unsampled).toBe(100);
-      const matrices = job.matrices.slice();
-      t.forEach((time, i) => {
-        one.run([time]);
-        expect(bits(matrices.subarray(16 * n * i, 16 * n * (i + 1)))).toEqual(bits(one.matrices));
-      });
-    } finally {
-      one.dispose();
-      job.dispose();
-      resource.dispose();
+    expectKeysLikeOneInstanceJobs(core, skeleton, clip, Array.from({ length: 100 }, (_, i) => (i * 0.0137) % 1));
+  });
+
+  it('nlerp: every instance of a 100-instance job skins as one-instance jobs do, from the keys', () => {
+    // Under nlerp the pass lerps and normalises four instances' rotations at a time (`normalizeSoa4`):
+    // keys on opposite hemispheres (the shorter arc), times before the first key and after the last
+    // (held lanes), and two keys shorter than 1e-6, between which every result is a zero rotation
+    // (identity, not normalised): those groups of four are sampled and composed again on the
+    // sampled path.
+    const core = cores.simd;
+    const n = 8;
+    const skeleton = new Skeleton(Array.from({ length: n }, (_, i) => ({ name: `j${i}`, parent: i - 1, rest: { translation: [0, 0.1, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] } })));
+    const times = Float32Array.from({ length: 6 }, (_, k) => k / 5);
+    const curves: AnimCurve[] = [];
+    for (let j = 0; j < n; j++) {
+      const key = (k: number) => {
+        const a = 0.3 * k * Math.sin(j + 1);
+        const q = [Math.sin(a / 2), 0, 0, Math.cos(a / 2)];
+        if (j === 5 && (k === 2 || k === 3)) return q.map((x) => 1e-7 * x);
+        // Joint 3's odd keys stored negated: the same rotations, dot < 0 between neighbours.
+        return j === 3 && k % 2 === 1 ? q.map((x) => -x) : q;
+      };
+      curves.push({ curveType: 'translation', active: true, target: { joint: `j${j}`, property: 'translation' }, keys: { encoding: 'keyed', times, values: Float32Array.from(Array.from({ length: 6 }, (_, k) => [0.01 * k, 0.1, -0.02 * j, 0]).flat()) } });
+      curves.push({ curveType: 'rotation', active: true, target: { joint: `j${j}`, property: 'rotation' }, keys: { encoding: 'keyed', times, values: Float32Array.from(Array.from({ length: 6 }, (_, k) => key(k)).flat()) } });
     }
+    const clip = new AnimClip({ name: 'nlerp', curves, rotation: 'nlerp' });
+    expectKeysLikeOneInstanceJobs(core, skeleton, clip, Array.from({ length: 100 }, (_, i) => -0.2 + ((i * 0.0173) % 1.5)));
   });
 });
