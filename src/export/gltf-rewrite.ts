@@ -137,9 +137,9 @@ function sourceNodes(source: GltfSource, resource: AnimResource): ChannelNodes<n
 }
 
 /**
- * The JSON without the extensions `openGltf` does not read (glTF-Transform's, less those needing a
- * decoder) and without those whose data it decoded (meshopt: the views are written decoded): a
- * copy without them, or the JSON itself when it uses none.
+ * The JSON without the extensions `openGltf` does not read and without those it turns into core
+ * glTF (`DECODED_EXTENSIONS`: meshopt views are written decoded): a copy without them, or the JSON
+ * itself when it uses none.
  */
 function withReadExtensions(json: JsonObject, warnings: string[]): JsonObject {
   const listed = (json.extensionsUsed as string[] | undefined) ?? [];
@@ -147,7 +147,7 @@ function withReadExtensions(json: JsonObject, warnings: string[]): JsonObject {
   const decoded = listed.filter((e) => DECODED_EXTENSIONS.has(e));
   if (used.length === 0 && decoded.length === 0) return json;
   if (used.length > 0) warnings.push(`extension(s) ${used.join(', ')} not read by animcore; left out of the output`);
-  if (decoded.length > 0) warnings.push(`${decoded.join(', ')}: the buffer views are written decoded (not compressed; gltfpack -c compresses them again)`);
+  for (const e of decoded) warnings.push(`${e}: ${DECODED_EXTENSIONS.get(e)!}; left out of the output`);
   const drop = new Set([...used, ...decoded]);
   const strip = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(strip);
@@ -360,6 +360,8 @@ class AnimationData {
 function rewrittenJson(json: JsonObject, layout: Layout, animations: JsonObject[]): JsonObject {
   const view = (i: unknown) => layout.view[i as number]!;
   const out = renumberAccessorRefs(json, (i) => layout.accessor[i]!);
+  // A Draco primitive's compressed view, kept byte for byte, is named by its extension.
+  if (out.meshes !== undefined) out.meshes = (out.meshes as JsonObject[]).map((mesh) => ({ ...mesh, primitives: (mesh.primitives as JsonObject[]).map((p) => withDracoView(p, view)) }));
   out.asset = { ...(json.asset as JsonObject) };
   const keptCount = layout.accessor.filter((i) => i >= 0).length;
   out.accessors = layout.accessors.map((a, i) => {
@@ -389,6 +391,14 @@ function rewrittenJson(json: JsonObject, layout: Layout, animations: JsonObject[
   if (animations.length > 0) out.animations = animations;
   else delete out.animations;
   return out;
+}
+
+/** Primitive `p` with its `KHR_draco_mesh_compression` view renumbered (`view`), or `p` itself without one. */
+function withDracoView(p: JsonObject, view: (i: unknown) => number): JsonObject {
+  const extensions = p.extensions as JsonObject | undefined;
+  const draco = extensions?.KHR_draco_mesh_compression as JsonObject | undefined;
+  if (draco === undefined) return p;
+  return { ...p, extensions: { ...extensions, KHR_draco_mesh_compression: { ...draco, bufferView: view(draco.bufferView) } } };
 }
 
 /** Drops an empty buffer (and its views), which glTF forbids (byteLength ≥ 1), and sets its byteLength. */

@@ -1,4 +1,4 @@
-import { quote } from '../text.js';
+import { quote, shorten } from '../text.js';
 import { array, describe, fail, finite, index, integer, type JsonObject, numbers, object, optionalString, string } from './json-fields.js';
 import { isMeshoptFallback } from './meshopt.js';
 
@@ -40,7 +40,6 @@ export function checkDocument(json: JsonObject, buffers: readonly Uint8Array[], 
   for (const name of COLLECTIONS) c[name] = objects(array(json[name], `/${name}`), `/${name}`);
   checkBufferViews(c, buffers);
   for (let i = 0; i < c.accessors!.length; i++) checkAccessor(c.accessors![i]!, `/accessors/${i}`, c, buffers);
-  checkViewlessCounts(c.accessors!, c.buffers!);
   checkNodes(c);
   c.skins!.forEach((skin, i) => {
     const p = `/skins/${i}`;
@@ -60,6 +59,7 @@ export function checkDocument(json: JsonObject, buffers: readonly Uint8Array[], 
     }
   });
   c.meshes!.forEach((mesh, i) => checkMesh(mesh, `/meshes/${i}`, c));
+  checkViewlessCounts(c, dracoOnlyAccessors(c));
   c.materials!.forEach((m, i) => checkTextureRefs(m, `/materials/${i}`, c));
   c.textures!.forEach((t, i) => {
     if (t.source !== undefined) index(t.source, `/textures/${i}/source`, c.images!.length, 'images');
@@ -133,18 +133,43 @@ function checkAccessor(a: JsonObject, p: string, c: Record<string, JsonObject[]>
  * the file holds (a sparse morph target has its mesh's vertex count, which POSITION holds) or the
  * bytes of its buffers (glTF-Transform's `sparse()` writes mesh indices and keys that are mostly
  * zeros this way, more of them than any attribute), so an element costs at least a byte of the file
- * (not of a meshopt fallback buffer, which holds decoded bytes).
+ * (not of a meshopt fallback buffer, which holds decoded bytes). Draco primitives' accessors
+ * (`exempt`) are never read.
  */
-function checkViewlessCounts(accessors: readonly JsonObject[], buffers: readonly JsonObject[]): void {
+function checkViewlessCounts(c: Record<string, JsonObject[]>, exempt: ReadonlySet<number>): void {
+  const accessors = c.accessors!;
   let held = 0;
   for (const a of accessors) if (a.bufferView !== undefined) held = Math.max(held, a.count as number);
   let bytes = 0;
-  for (let i = 0; i < buffers.length; i++) if (!isMeshoptFallback(buffers[i]!, `/buffers/${i}`)) bytes += buffers[i]!.byteLength as number;
+  for (let i = 0; i < c.buffers!.length; i++) if (!isMeshoptFallback(c.buffers![i]!, `/buffers/${i}`)) bytes += c.buffers![i]!.byteLength as number;
   accessors.forEach((a, i) => {
-    if (a.bufferView === undefined && (a.count as number) > Math.max(held, bytes)) {
+    if (a.bufferView === undefined && !exempt.has(i) && (a.count as number) > Math.max(held, bytes)) {
       fail(`/accessors/${i}/count`, `${String(a.count)} elements without a bufferView (zeros), more than any accessor with data holds (${held}) and than the buffers' ${bytes} bytes`, 'bad-count');
     }
   });
+}
+
+/**
+ * Accessors only `KHR_draco_mesh_compression` primitives use (not animations, skins or other
+ * primitives): their elements are in the Draco stream, which animcore does not decode, so nothing
+ * reads them and their counts cost nothing.
+ */
+function dracoOnlyAccessors(c: Record<string, JsonObject[]>): Set<number> {
+  const draco = new Set<number>();
+  const other = new Set<number>();
+  for (const mesh of c.meshes!) {
+    for (const prim of mesh.primitives as JsonObject[]) {
+      const into = (prim.extensions as JsonObject | undefined)?.KHR_draco_mesh_compression === undefined ? other : draco;
+      for (const a of Object.values(prim.attributes as JsonObject)) into.add(a as number);
+      if (prim.indices !== undefined) into.add(prim.indices as number);
+      for (const t of (prim.targets as JsonObject[] | undefined) ?? []) for (const a of Object.values(t)) other.add(a as number);
+    }
+  }
+  // Animations are checked after this: their samplers may not be objects yet.
+  for (const a of c.animations!) for (const s of Array.isArray(a.samplers) ? a.samplers : []) if (typeof s === 'object' && s !== null) other.add(s.input).add(s.output);
+  for (const skin of c.skins!) if (skin.inverseBindMatrices !== undefined) other.add(skin.inverseBindMatrices as number);
+  for (const a of other) draco.delete(a);
+  return draco;
 }
 
 /** `count` elements from `byteOffset` with the view's stride fit in the view, aligned to their component size. */
@@ -200,6 +225,9 @@ function checkMesh(mesh: JsonObject, p: string, c: Record<string, JsonObject[]>)
     if (prim.indices !== undefined) index(prim.indices, `${q}/indices`, c.accessors!.length, 'accessors');
     if (prim.material !== undefined) index(prim.material, `${q}/material`, c.materials!.length, 'materials');
     if (prim.mode !== undefined) integer(prim.mode, `${q}/mode`, 0, 6);
+    // A Draco primitive's view is kept (and renumbered) by rewriteGltf; its stream is not decoded.
+    const draco = prim.extensions === undefined ? undefined : object(prim.extensions, `${q}/extensions`).KHR_draco_mesh_compression;
+    if (draco !== undefined) index(object(draco, `${q}/extensions/KHR_draco_mesh_compression`).bufferView, `${q}/extensions/KHR_draco_mesh_compression/bufferView`, c.bufferViews!.length, 'bufferViews');
     array(prim.targets, `${q}/targets`).forEach((t, m) => accessorRefs(object(t, `${q}/targets/${m}`), `${q}/targets/${m}`));
   });
   array(mesh.weights, `${p}/weights`).forEach((w, k) => finite(w, `${p}/weights/${k}`));
@@ -246,14 +274,45 @@ function checkAnimation(animation: JsonObject, p: string, c: Record<string, Json
   for (let k = 0; k < channels.length; k++) checkChannel(channels[k], `${p}/channels/${k}`, p, samplers, c);
 }
 
+/** A `KHR_animation_pointer` pointer to what a core channel animates: a node's translation, rotation, scale or weights. */
+const NODE_POINTER = /^\/nodes\/(\d+)\/(translation|rotation|scale|weights)$/;
+
+/** The node and core path a channel animates, with the JSON pointer of its node index. */
+export interface ChannelTarget {
+  readonly node: number;
+  readonly path: string;
+  readonly nodeAt: string;
+}
+
+/**
+ * What channel target `target` (at `q`) animates when animcore reads it: `node` and a core `path`,
+ * or a `KHR_animation_pointer` pointer to a node's translation, rotation, scale or weights (the
+ * same property; the extension's other pointers, materials, cameras, lights …, are not model
+ * data); else the pointer or path that is not read, for the reader's warning. The node index is
+ * not checked here (`checkChannel` does).
+ */
+export function channelTarget(target: JsonObject, q: string): ChannelTarget | { notRead: string } {
+  const path = target.path as string;
+  if (target.node !== undefined && PATH_TYPES[path] !== undefined) return { node: target.node as number, path, nodeAt: `${q}/node` };
+  const extension = (target.extensions as JsonObject | undefined)?.KHR_animation_pointer;
+  if (path !== 'pointer' || typeof extension !== 'object' || extension === null) return { notRead: `a "${path}" channel${target.node === undefined ? ' without a node' : ''} is not a glTF 2.0 core target` };
+  const at = `${q}/extensions/KHR_animation_pointer/pointer`;
+  const pointer = string((extension as JsonObject).pointer, at);
+  const m = NODE_POINTER.exec(pointer);
+  if (m === null) return { notRead: `KHR_animation_pointer "${shorten(pointer, 200)}" is not a node's translation, rotation, scale or weights` };
+  return { node: Number(m[1]), path: m[2]!, nodeAt: at };
+}
+
 /** One channel of `checkAnimation` at pointer `q` (`p`: its animation's). */
 function checkChannel(value: unknown, q: string, p: string, samplers: readonly JsonObject[], c: Record<string, JsonObject[]>): void {
   const channel = object(value, q);
   const sampler = samplers[index(channel.sampler, `${q}/sampler`, samplers.length, 'samplers of this animation')]!;
   const target = object(channel.target, `${q}/target`);
-  const path = string(target.path, `${q}/target/path`);
-  if (target.node === undefined || PATH_TYPES[path] === undefined) return; // an extension's target: reported when read
-  const node = c.nodes![index(target.node, `${q}/target/node`, c.nodes!.length, 'nodes')]!;
+  string(target.path, `${q}/target/path`);
+  const read = channelTarget(target, `${q}/target`);
+  if ('notRead' in read) return; // reported when read
+  const { path } = read;
+  const node = c.nodes![index(read.node, read.nodeAt, c.nodes!.length, 'nodes')]!;
   const s = `${p}/samplers/${channel.sampler as number}`;
   const input = c.accessors![sampler.input as number]!;
   const output = c.accessors![sampler.output as number]!;
@@ -263,7 +322,7 @@ function checkChannel(value: unknown, q: string, p: string, samplers: readonly J
     fail(`${s}/output`, `a ${path} output must be FLOAT${integerOk ? ' or a normalized BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT' : ''} (glTF 2.0 §3.11)`);
   }
   const targets = path === 'weights' ? morphTargetCount(c, node) : 1;
-  if (targets === 0) fail(`${q}/target/node`, `a weights channel targets node ${String(target.node)}, whose mesh has no morph targets`);
+  if (targets === 0) fail(read.nodeAt, `a weights channel targets node ${read.node}, whose mesh has no morph targets`);
   const perKey = targets * (sampler.interpolation === 'CUBICSPLINE' ? 3 : 1);
   if (output.count !== (input.count as number) * perKey) {
     fail(`${s}/output`, `${String(output.count)} output elements for ${String(input.count)} keys; expected ${(input.count as number) * perKey} (${perKey} per key)`, 'bad-count');

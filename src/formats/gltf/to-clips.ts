@@ -1,7 +1,7 @@
 import { AnimClip, type AnimCurve, type CurveKeys, type CurveType, packedKeyedKeys } from '../../anim/index.js';
 import { readAccessorFloats } from './accessor-values.js';
 import { animcoreExtras } from './animcore-extras.js';
-import { type GltfCollections, morphTargetCount, PATH_TYPES, TYPE_COMPONENTS } from './check-document.js';
+import { channelTarget, type GltfCollections, morphTargetCount, PATH_TYPES, TYPE_COMPONENTS } from './check-document.js';
 import { describeBadValue, firstBadValue, isFileValue } from '../value-range.js';
 import { fail, type JsonObject } from './json-fields.js';
 import { uniqueNames } from './unique-names.js';
@@ -69,12 +69,12 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
   let start = Infinity;
   const channels = animation.channels as JsonObject[];
   for (let k = 0; k < channels.length; k++) {
-    const target = channels[k]!.target as JsonObject;
-    const path = target.path as string;
-    if (target.node === undefined || PATH_TYPES[path] === undefined) {
-      warnings.push(`${p}/channels/${k}: a "${path}" channel${target.node === undefined ? ' without a node' : ''} is not a glTF 2.0 core target; left out`);
+    const target = channelTarget(channels[k]!.target as JsonObject, `${p}/channels/${k}/target`);
+    if ('notRead' in target) {
+      warnings.push(`${p}/channels/${k}: ${target.notRead}; left out`);
       continue;
     }
+    const { node, path } = target;
     const s = channels[k]!.sampler as number;
     const sampler = samplers[s]!;
     if (!decoded.has(s)) {
@@ -85,7 +85,6 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
     const output = decoded.get(s)!;
     const { times, values } = output;
     start = Math.min(start, times[0]!);
-    const node = target.node as number;
     const interpolation = (sampler.interpolation as string | undefined) ?? 'LINEAR';
     const width = TYPE_COMPONENTS[PATH_TYPES[path]!]!;
     const targets = path === 'weights' ? morphTargetCount(c, c.nodes![node]!) : 1;

@@ -17,8 +17,8 @@ const TRIANGLES = 4;
  *   pose (Σ weight · world(joint) · inverseBind · position, glTF 2.0 §3.7.3), so model space at
  *   rest as the model's skinned meshes are; joint indices are skeleton (node) indices, up to 8
  *   influences (JOINTS_0/1, WEIGHTS_0/1), weights rescaled to sum to 1.
- * Morph targets are not applied. Primitives that are not triangle lists, or lack POSITION (or, on
- * a skinned node, JOINTS_0/WEIGHTS_0), are left out with a warning. Every float the model takes
+ * Morph targets are not applied. Primitives that are not triangle lists, lack POSITION (or, on
+ * a skinned node, JOINTS_0/WEIGHTS_0) or are Draco-compressed are left out with a warning. Every float the model takes
  * (positions, skinned at rest too, normals, texture coordinates, weights) must be a file value
  * (value-range.ts), else `FormatError` at the primitive's JSON pointer.
  */
@@ -46,6 +46,10 @@ export function gltfMeshes(c: GltfCollections, buffers: readonly Uint8Array[], s
       const attributes = primitive.attributes as Record<string, number>;
       const position = attributes.POSITION;
       const mode = (primitive.mode as number | undefined) ?? TRIANGLES;
+      if ((primitive.extensions as JsonObject | undefined)?.KHR_draco_mesh_compression !== undefined) {
+        warnings.push(`${where}: compressed with Draco (KHR_draco_mesh_compression), which animcore does not decode; left out (rewriteGltf keeps it as it is)`);
+        return;
+      }
       if (mode !== TRIANGLES || position === undefined) {
         warnings.push(`${where}: ${position === undefined ? 'no POSITION' : `mode ${mode} is not a triangle list`}; left out`);
         return;
