@@ -1,6 +1,6 @@
 import type { AnimCurve, AnimEvent } from '../../anim/index.js';
 import { FormatError } from '../../errors.js';
-import { array, fail, finite, type JsonObject, object, optionalString, string } from './json-fields.js';
+import { array, describe, fail, finite, type JsonObject, object, optionalString, string } from './json-fields.js';
 
 /** What an animation's `extras.animcore` carries back into its clip. */
 export interface AnimcoreExtras {
@@ -50,7 +50,7 @@ function boolCurve(b: JsonObject, at: string): AnimCurve {
     keyTimes[k] = finite(t, `${at}/times/${k}`);
     if (k > 0 && !(keyTimes[k]! > keyTimes[k - 1]!)) fail(`${at}/times/${k}`, `expected a time after ${keyTimes[k - 1]} s, found ${t}`);
     const v = values[k];
-    if (v !== 0 && v !== 1) fail(`${at}/values/${k}`, `expected 0 or 1, found ${JSON.stringify(v)}`);
+    if (v !== 0 && v !== 1) fail(`${at}/values/${k}`, `expected 0 or 1, found ${describe(v)}`);
     keyValues[4 * k] = v;
   });
   return { curveType: 'bool', target: { joint, property }, active: true, keys: { encoding: 'keyed', times: keyTimes, values: keyValues, interpolation: 'step' } };

@@ -1,4 +1,4 @@
-import { array, fail, index, integer, type JsonObject, object, string } from './json-fields.js';
+import { array, describe, fail, index, integer, type JsonObject, object, string } from './json-fields.js';
 
 /**
  * Buffer views compressed with meshoptimizer's codecs: `EXT_meshopt_compression` (gltfpack `-c`,
@@ -81,13 +81,13 @@ export async function decodeMeshoptFallbacks(json: JsonObject, buffers: readonly
     const declared = integer((json.buffers as JsonObject[])[from]!.byteLength, `/buffers/${from}/byteLength`, 1);
     if (sourceOffset + sourceLength > declared) fail(q, `compressed bytes ${sourceOffset} to ${sourceOffset + sourceLength} lie outside buffer ${from} (${declared} bytes)`, 'out-of-range');
     const mode = string(ext.mode, `${q}/mode`);
-    if (!MODES.includes(mode)) fail(`${q}/mode`, `mode ${JSON.stringify(mode)}; expected ATTRIBUTES, TRIANGLES or INDICES`);
+    if (!MODES.includes(mode)) fail(`${q}/mode`, `mode ${describe(mode)}; expected ATTRIBUTES, TRIANGLES or INDICES`);
     const filter = ext.filter === undefined ? 'NONE' : string(ext.filter, `${q}/filter`);
     const stride = integer(ext.byteStride, `${q}/byteStride`, 1, 256);
     const count = integer(ext.count, `${q}/count`, 1);
     if (mode === 'ATTRIBUTES' ? stride % 4 !== 0 : stride !== 2 && stride !== 4) fail(`${q}/byteStride`, `byteStride ${stride} for ${mode}; expected ${mode === 'ATTRIBUTES' ? 'a multiple of 4 up to 256' : '2 or 4'}`);
     const strideOk = FILTER_STRIDES[filter];
-    if (strideOk === undefined) fail(`${q}/filter`, `filter ${JSON.stringify(filter)}; expected NONE, OCTAHEDRAL, QUATERNION, EXPONENTIAL or COLOR`);
+    if (strideOk === undefined) fail(`${q}/filter`, `filter ${describe(filter)}; expected NONE, OCTAHEDRAL, QUATERNION, EXPONENTIAL or COLOR`);
     if (filter !== 'NONE' && mode !== 'ATTRIBUTES') fail(`${q}/filter`, `filter ${filter} applies to ATTRIBUTES only, not ${mode}`);
     if (!strideOk(stride)) fail(`${q}/byteStride`, `byteStride ${stride} is not one filter ${filter} decodes`);
     if (mode === 'TRIANGLES' && count % 3 !== 0) fail(`${q}/count`, `${count} indices are not whole triangles`, 'bad-count');
