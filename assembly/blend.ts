@@ -27,8 +27,8 @@ import {
 } from './layout';
 import { localToModel } from './local-to-model';
 import {
-  copy4, lerp4, nlerpAligned, nlerpShortest, promoteHigh, promoteLow, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared, slerpShortest, slerpSoa4,
-  transposeStore,
+  copy4, lerp4, MIN_LENGTH_SQ, nlerpAligned, nlerpShortest, promoteHigh, promoteLow, SLERP_SLOT_SIZE, slerpGathered4, slerpPrepare, slerpPrepared,
+  slerpShortest, slerpSoa4, transposeStore,
 } from './quat';
 import { sampleClip, sampleUniformRanges } from './sample-clip';
 
@@ -139,7 +139,7 @@ function blendCurves(): void {
   // Counts add up in the output counts (saturating at 255 at every step, which is the sum's
   // saturation); the running weights start at 0.
   memory.fill(outCounts, 0, linearCount + rotationCount);
-  memory.fill(totals, 0, (linearCount + rotationCount) << 2);
+  memory.fill(totals, 0, (linearCount + rotationCount) << 3);
   for (let k: usize = 0; k < layerCount; k++) {
     const l = layers + k * LAYER_SIZE;
     if (load<u32>(l + LAYER_MODE) == LAYER_ADDITIVE) continue;
@@ -380,7 +380,8 @@ function blendClasses(): void {
     // Normal layers: `weighted`, W and the shares w / W as `normalLinear` sums them curve by
     // curve; `priority`, each layer's own weight (a first layer is copied whatever its weight).
     let ops: usize = 0;
-    let total: f32 = 0;
+    // W in f64: a sum of weights up to 3.4e38 each stays finite, and each share w / W is rounded once.
+    let total: f64 = 0;
     for (let k: usize = 0; k < layerCount; k++) {
       const l = layers + k * LAYER_SIZE;
       const w = load<f32>(l + LAYER_WEIGHT);
@@ -390,8 +391,8 @@ function blendClasses(): void {
       store<u32>(OP_COUNTS + (ops << 2), load<u32>(l + LAYER_COUNTS));
       let t = w;
       if (weighted) {
-        total += w;
-        t = w / total;
+        total += <f64>w;
+        t = <f32>(<f64>w / total);
       }
       if (ASC_FEATURE_SIMD) v128.store(OP_SHARE + (ops << 4), f32x4.splat(t));
       else store<f32>(OP_SHARE + (ops << 4), t);
@@ -413,7 +414,7 @@ function blendClasses(): void {
         adds++;
       }
     }
-    const fill = fills ? max<f32>(0, tau - total) : 0;
+    const fill = fills ? max<f64>(0, <f64>tau - total) : 0;
     const c8 = c << 3;
     classLinear(order + (<usize>load<u32>(CLASS_LINEAR + c8) << 2), order + (<usize>load<u32>(CLASS_LINEAR + c8, 4) << 2), ops, adds, total, fill);
     classRotation(order + (<usize>load<u32>(CLASS_ROTATION + c8) << 2), order + (<usize>load<u32>(CLASS_ROTATION + c8, 4) << 2), ops, adds, total, fill);
@@ -434,8 +435,8 @@ function countOf(i: usize, ops: usize): u8 {
  * The class's curves that are not rotations, the entries [from, to) of BLEND_ORDER: as
  * `normalLinear`, `finishLinear` and `additiveLinear` do per curve.
  */
-function classLinear(from: usize, to: usize, ops: usize, adds: usize, total: f32, fill: f32): void {
-  const fillShare = fill / (total + fill);
+function classLinear(from: usize, to: usize, ops: usize, adds: usize, total: f64, fill: f64): void {
+  const fillShare = <f32>(fill / (total + fill));
   if (ASC_FEATURE_SIMD && ops >= 1 && ops <= 3 && adds <= 1) {
     classLinearFew(from, to, ops, adds, fill > 0, fillShare);
     return;
@@ -458,10 +459,10 @@ function classLinear(from: usize, to: usize, ops: usize, adds: usize, total: f32
         if (fill > 0) acc = f32x4.add(acc, f32x4.mul(f32x4.sub(v128.load(rest + o), acc), f32x4.splat(fillShare)));
       }
       for (let k: usize = 0; k < adds; k++) {
-        const w = load<f32>(ADD_WEIGHT + (k << 2));
-        acc = f32x4.add(acc, f32x4.mul(v128.load(<usize>load<u32>(ADD_SAMPLES + (k << 2)) + o), f32x4.splat(w)));
+        let d = v128.load(<usize>load<u32>(ADD_SAMPLES + (k << 2)) + o);
         const reference = <usize>load<u32>(ADD_REFERENCE + (k << 2));
-        if (reference != 0) acc = f32x4.add(acc, f32x4.mul(v128.load(reference + o), f32x4.splat(-w)));
+        if (reference != 0) d = f32x4.sub(d, v128.load(reference + o));
+        acc = f32x4.add(acc, f32x4.mul(d, f32x4.splat(load<f32>(ADD_WEIGHT + (k << 2)))));
       }
       v128.store(dst, acc);
     } else {
@@ -473,10 +474,7 @@ function classLinear(from: usize, to: usize, ops: usize, adds: usize, total: f32
         if (fill > 0) accumulate(dst, rest + o, fillShare, false, false);
       }
       for (let k: usize = 0; k < adds; k++) {
-        const w = load<f32>(ADD_WEIGHT + (k << 2));
-        addScaled(dst, <usize>load<u32>(ADD_SAMPLES + (k << 2)) + o, w);
-        const reference = <usize>load<u32>(ADD_REFERENCE + (k << 2));
-        if (reference != 0) addScaled(dst, reference + o, -w);
+        addDelta(dst, <usize>load<u32>(ADD_SAMPLES + (k << 2)) + o, <usize>load<u32>(ADD_REFERENCE + (k << 2)), o, load<f32>(ADD_WEIGHT + (k << 2)));
       }
     }
   }
@@ -497,9 +495,7 @@ function classLinearFew(from: usize, to: usize, ops: usize, adds: usize, hasFill
   const f = f32x4.splat(fillShare);
   const as = adds != 0 ? <usize>load<u32>(ADD_SAMPLES) : 0;
   const ar = adds != 0 ? <usize>load<u32>(ADD_REFERENCE) : 0;
-  const w = load<f32>(ADD_WEIGHT);
-  const wp = f32x4.splat(w);
-  const wn = f32x4.splat(-w);
+  const wp = f32x4.splat(load<f32>(ADD_WEIGHT));
   for (let at = from; at < to; at += 4) {
     const i = <usize>load<u32>(at);
     const o = i << 4;
@@ -509,8 +505,9 @@ function classLinearFew(from: usize, to: usize, ops: usize, adds: usize, hasFill
     if (s2 != 0) acc = f32x4.add(acc, f32x4.mul(f32x4.sub(v128.load(s2 + o), acc), t2));
     if (hasFill) acc = f32x4.add(acc, f32x4.mul(f32x4.sub(v128.load(rest + o), acc), f));
     if (as != 0) {
-      acc = f32x4.add(acc, f32x4.mul(v128.load(as + o), wp));
-      if (ar != 0) acc = f32x4.add(acc, f32x4.mul(v128.load(ar + o), wn));
+      let d = v128.load(as + o);
+      if (ar != 0) d = f32x4.sub(d, v128.load(ar + o));
+      acc = f32x4.add(acc, f32x4.mul(d, wp));
     }
     v128.store(out + o, acc);
   }
@@ -521,7 +518,7 @@ function classLinearFew(from: usize, to: usize, ops: usize, adds: usize, hasFill
  * `finishRotation` and `additiveRotationAt` do per curve. SIMD, slerp: four at a time through all
  * the class's layers (`rotationGroups`), the rest layer by layer over the class.
  */
-function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f32, fill: f32): void {
+function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f64, fill: f64): void {
   if (from == to) return;
   if (ops == 0) {
     // Undefined, or the rest alone fills (nlerp normalises it).
@@ -538,7 +535,7 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
     }
   } else {
     if (ASC_FEATURE_SIMD && slerp && groupsApply(ops, adds)) {
-      from = rotationGroups(from, to, ops, adds, weighted ? fill / tau : 0);
+      from = rotationGroups(from, to, ops, adds, weighted ? <f32>(fill / <f64>tau) : 0);
       if (from == to) return;
     }
     const first = <usize>load<u32>(OP_SAMPLES);
@@ -567,7 +564,7 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
       } else if (!weighted) {
         for (; at < to; at += 4) {
           const o = <usize>load<u32>(at) << 4;
-          nlerpShortest(out + o, v + o, t, out + o);
+          nlerpWeight(out + o, v + o, t, out + o);
         }
       } else {
         for (; at < to; at += 4) {
@@ -577,7 +574,7 @@ function classRotation(from: usize, to: usize, ops: usize, adds: usize, total: f
       }
     }
     if (weighted && (fill > 0 || !slerp)) {
-      const fillShare = slerp ? fill / tau : fill / (total + fill);
+      const fillShare = <f32>(slerp ? fill / <f64>tau : fill / (total + fill));
       for (let at = from; at < to; at += 4) {
         const o = <usize>load<u32>(at) << 4;
         const dst = out + o;
@@ -718,7 +715,7 @@ function deltaGroup(inverse: usize, samples: usize, o0: usize, o1: usize, o2: us
   let l = v128.load(p0), m = v128.load(p1), h = v128.load(p0, 16), n = v128.load(p1, 16);
   productPair(
     v128.shuffle<f64>(l, m, 0, 2), v128.shuffle<f64>(l, m, 1, 3), v128.shuffle<f64>(h, n, 0, 2), v128.shuffle<f64>(h, n, 1, 3),
-    promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), OPERAND,
+    promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), OPERAND, true,
   );
   l = v128.load(p2);
   m = v128.load(p3);
@@ -726,7 +723,7 @@ function deltaGroup(inverse: usize, samples: usize, o0: usize, o1: usize, o2: us
   n = v128.load(p3, 16);
   productPair(
     v128.shuffle<f64>(l, m, 0, 2), v128.shuffle<f64>(l, m, 1, 3), v128.shuffle<f64>(h, n, 0, 2), v128.shuffle<f64>(h, n, 1, 3),
-    promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), OPERAND + 8,
+    promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), OPERAND + 8, true,
   );
 }
 
@@ -734,21 +731,35 @@ function deltaGroup(inverse: usize, samples: usize, o0: usize, o1: usize, o2: us
 function multiplyGroup(group: usize): void {
   const ax = v128.load(group), ay = v128.load(group, 16), az = v128.load(group, 32), aw = v128.load(group, 48);
   const bx = v128.load(OPERAND), by = v128.load(OPERAND, 16), bz = v128.load(OPERAND, 32), bw = v128.load(OPERAND, 48);
-  productPair(promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), group);
-  productPair(promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), group + 8);
+  productPair(promoteLow(ax), promoteLow(ay), promoteLow(az), promoteLow(aw), promoteLow(bx), promoteLow(by), promoteLow(bz), promoteLow(bw), group, false);
+  productPair(promoteHigh(ax), promoteHigh(ay), promoteHigh(az), promoteHigh(aw), promoteHigh(bx), promoteHigh(by), promoteHigh(bz), promoteHigh(bw), group + 8, false);
 }
 
 /**
  * SIMD: two Hamilton products a ⊗ b, components as f64x2, stored as f32 pairs at out, out + 16,
- * out + 32, out + 48 (structure of arrays): the scalar build's sums in its order, so the same bits.
+ * out + 32, out + 48 (structure of arrays), with `unit` as `inverseTimes` stores each: the scalar
+ * build's sums in its order, so the same bits.
  */
 // @ts-ignore: decorator
 @inline
-function productPair(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, out: usize): void {
-  const x = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(ax, bw), f64x2.mul(aw, bx)), f64x2.mul(ay, bz)), f64x2.mul(az, by));
-  const y = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(ay, bw), f64x2.mul(aw, by)), f64x2.mul(az, bx)), f64x2.mul(ax, bz));
-  const z = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(az, bw), f64x2.mul(aw, bz)), f64x2.mul(ax, by)), f64x2.mul(ay, bx));
-  const w = f64x2.sub(f64x2.sub(f64x2.sub(f64x2.mul(aw, bw), f64x2.mul(ax, bx)), f64x2.mul(ay, by)), f64x2.mul(az, bz));
+function productPair(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128, out: usize, unit: bool): void {
+  let x = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(ax, bw), f64x2.mul(aw, bx)), f64x2.mul(ay, bz)), f64x2.mul(az, by));
+  let y = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(ay, bw), f64x2.mul(aw, by)), f64x2.mul(az, bx)), f64x2.mul(ax, bz));
+  let z = f64x2.sub(f64x2.add(f64x2.add(f64x2.mul(az, bw), f64x2.mul(aw, bz)), f64x2.mul(ax, by)), f64x2.mul(ay, bx));
+  let w = f64x2.sub(f64x2.sub(f64x2.sub(f64x2.mul(aw, bw), f64x2.mul(ax, bx)), f64x2.mul(ay, by)), f64x2.mul(az, bz));
+  if (unit) {
+    // `inverseTimes` per lane: lanes far from unit length normalised, a zero one identity.
+    const n = f64x2.add(f64x2.add(f64x2.mul(x, x), f64x2.mul(z, z)), f64x2.add(f64x2.mul(y, y), f64x2.mul(w, w)));
+    const far = v128.not(v128.and(f64x2.ge(n, f64x2.splat(DELTA_MIN_SQ)), f64x2.le(n, f64x2.splat(DELTA_MAX_SQ))));
+    if (v128.any_true(far)) {
+      const zero = f64x2.lt(n, f64x2.splat(<f64>MIN_LENGTH_SQ));
+      const len = v128.bitselect(f64x2.sqrt(n), f64x2.splat(1), far);
+      x = v128.andnot(f64x2.div(x, len), zero);
+      y = v128.andnot(f64x2.div(y, len), zero);
+      z = v128.andnot(f64x2.div(z, len), zero);
+      w = v128.bitselect(f64x2.splat(1), f64x2.div(w, len), zero);
+    }
+  }
   v128.store64_lane(out, f32x4.demote_f64x2_zero(x), 0);
   v128.store64_lane(out, f32x4.demote_f64x2_zero(y), 0, 16);
   v128.store64_lane(out, f32x4.demote_f64x2_zero(z), 0, 32);
@@ -778,7 +789,7 @@ let layerCounts: usize = 0;
 let layerMask: usize = 0;
 let layerWeight: f32 = 0;
 let lastW: f32 = NaN;
-let lastTotal: f32 = NaN;
+let lastTotal: f64 = NaN;
 let share: f32 = 0;
 
 // @ts-ignore: decorator
@@ -795,11 +806,11 @@ function useLayer(l: usize): void {
 /** w / W, divided again only when w or W changes (it repeats over a layer's curves). */
 // @ts-ignore: decorator
 @inline
-function shareOf(w: f32, total: f32): f32 {
+function shareOf(w: f32, total: f64): f32 {
   if (w != lastW || total != lastTotal) {
     lastW = w;
     lastTotal = total;
-    share = w / total;
+    share = <f32>(<f64>w / total);
   }
   return share;
 }
@@ -817,8 +828,8 @@ function normalLinear(l: usize): void {
     if (weighted) {
       const w = layerWeight * m;
       if (c == 0 || !(w > 0)) continue;
-      const total = load<f32>(totals + (i << 2)) + w;
-      store<f32>(totals + (i << 2), total);
+      const total = load<f64>(totals + (i << 3)) + <f64>w;
+      store<f64>(totals + (i << 3), total);
       accumulate(dst, v, shareOf(w, total), addCount(i, 1) == 0, false);
     } else {
       if (c == 0 || m == 0) continue;
@@ -872,13 +883,13 @@ function groupWeight(i0: usize, i1: usize, i2: usize, i3: usize): f32 {
   const w = layerWeight * m;
   if (weighted) {
     if (!(w > 0)) return -1;
-    const before = load<f32>(totals + (i0 << 2));
-    if (load<f32>(totals + (i1 << 2)) != before || load<f32>(totals + (i2 << 2)) != before || load<f32>(totals + (i3 << 2)) != before) return -1;
-    const total = before + w;
-    store<f32>(totals + (i0 << 2), total);
-    store<f32>(totals + (i1 << 2), total);
-    store<f32>(totals + (i2 << 2), total);
-    store<f32>(totals + (i3 << 2), total);
+    const before = load<f64>(totals + (i0 << 3));
+    if (load<f64>(totals + (i1 << 3)) != before || load<f64>(totals + (i2 << 3)) != before || load<f64>(totals + (i3 << 3)) != before) return -1;
+    const total = before + <f64>w;
+    store<f64>(totals + (i0 << 3), total);
+    store<f64>(totals + (i1 << 3), total);
+    store<f64>(totals + (i2 << 3), total);
+    store<f64>(totals + (i3 << 3), total);
     addCount(i0, 1);
     addCount(i1, 1);
     addCount(i2, 1);
@@ -912,8 +923,8 @@ function normalRotationAt(i: usize): void {
   if (weighted) {
     const w = layerWeight * m;
     if (c == 0 || !(w > 0)) return;
-    const total = load<f32>(totals + (i << 2)) + w;
-    store<f32>(totals + (i << 2), total);
+    const total = load<f64>(totals + (i << 3)) + <f64>w;
+    store<f64>(totals + (i << 3), total);
     const t = shareOf(w, total);
     const first = addCount(i, 1) == 0;
     // three.js PropertyMixer.accumulate: the first sample starts the running slerp.
@@ -928,7 +939,7 @@ function normalRotationAt(i: usize): void {
     const w = layerWeight * m;
     if (addCount(i, c) == 0) copy4(v, dst);
     else if (slerp) slerpSlot(dst, v, w, dst);
-    else nlerpShortest(dst, v, w, dst);
+    else nlerpWeight(dst, v, w, dst);
   }
 }
 
@@ -938,9 +949,9 @@ function finishLinear(): void {
     const i = <usize>load<u32>(linear + (j << 2));
     const dst = out + (i << 4);
     if (weighted) {
-      const total = load<f32>(totals + (i << 2));
-      const fill = max<f32>(0, tau - total);
-      if (fill > 0) accumulate(dst, rest + (i << 4), fill / (total + fill), total == 0, false);
+      const total = load<f64>(totals + (i << 3));
+      const fill = max<f64>(0, <f64>tau - total);
+      if (fill > 0) accumulate(dst, rest + (i << 4), <f32>(fill / (total + fill)), total == 0, false);
     }
     undefinedRest(i);
   }
@@ -954,14 +965,14 @@ function finishRotation(): void {
     const dst = out + o;
     if (weighted) {
       // The rest pose fills up to τ.
-      const total = load<f32>(totals + (i << 2));
-      const fill = max<f32>(0, tau - total);
+      const total = load<f64>(totals + (i << 3));
+      const fill = max<f64>(0, <f64>tau - total);
       if (total + fill != 0) {
         if (slerp) {
           if (total == 0) copy4(rest + o, dst);
-          else if (fill > 0) slerpShortest(FILL_SLOT, dst, rest + o, fill / tau, dst);
+          else if (fill > 0) slerpShortest(FILL_SLOT, dst, rest + o, <f32>(fill / <f64>tau), dst);
         } else {
-          if (fill > 0) accumulate(dst, rest + o, fill / (total + fill), total == 0, dotF32(dst, rest + o) < 0);
+          if (fill > 0) accumulate(dst, rest + o, <f32>(fill / (total + fill)), total == 0, dotF32(dst, rest + o) < 0);
           normalizeAt(dst);
         }
       }
@@ -1007,8 +1018,7 @@ function additiveLinear(l: usize): void {
     const w = additiveWeight(i, layerWeight, layerMask, layerCounts, referenceCounts);
     if (w == 0) continue;
     const o = i << 4;
-    addScaled(out + o, layerSamples + o, w);
-    if (!deltas) addScaled(out + o, reference + o, -w);
+    addDelta(out + o, layerSamples + o, deltas ? 0 : reference, o, w);
   }
 }
 
@@ -1057,7 +1067,7 @@ function addRotation(i: usize, samples: usize, inverse: usize, w: f32): void {
   // Δ = ref⁻¹ ⊗ q into DELTAS (q itself without an inverse table), then interpolated from identity by w and applied.
   deltaAt(inverse, samples, i, DELTAS);
   if (slerp) slerpSlot(IDENTITY, DELTAS, w, DELTAS);
-  else nlerpShortest(IDENTITY, DELTAS, w, DELTAS);
+  else nlerpWeight(IDENTITY, DELTAS, w, DELTAS);
   multiplyInto(out + o, DELTAS);
 }
 
@@ -1104,17 +1114,31 @@ function dotF32(a: usize, b: usize): f32 {
   return load<f32>(a) * load<f32>(b) + load<f32>(a, 4) * load<f32>(b, 4) + (load<f32>(a, 8) * load<f32>(b, 8) + load<f32>(a, 12) * load<f32>(b, 12));
 }
 
-/** acc += w · v on four lanes. */
+/**
+ * acc += w · (v − r) on four lanes, r the float4 at reference + o, or w · v for `reference` 0
+ * (the samples are deltas already). The difference first: with weights up to 3.4e38, w · v − w · v_ref would overflow
+ * where w · Δv does not.
+ */
 // @ts-ignore: decorator
 @inline
-function addScaled(acc: usize, v: usize, w: f32): void {
+function addDelta(acc: usize, v: usize, reference: usize, o: usize, w: f32): void {
   if (ASC_FEATURE_SIMD) {
-    v128.store(acc, f32x4.add(v128.load(acc), f32x4.mul(v128.load(v), f32x4.splat(w))));
+    let d = v128.load(v);
+    if (reference != 0) d = f32x4.sub(d, v128.load(reference + o));
+    v128.store(acc, f32x4.add(v128.load(acc), f32x4.mul(d, f32x4.splat(w))));
   } else {
-    store<f32>(acc, load<f32>(acc) + load<f32>(v) * w);
-    store<f32>(acc, load<f32>(acc, 4) + load<f32>(v, 4) * w, 4);
-    store<f32>(acc, load<f32>(acc, 8) + load<f32>(v, 8) * w, 8);
-    store<f32>(acc, load<f32>(acc, 12) + load<f32>(v, 12) * w, 12);
+    let dx = load<f32>(v), dy = load<f32>(v, 4), dz = load<f32>(v, 8), dw = load<f32>(v, 12);
+    if (reference != 0) {
+      const r = reference + o;
+      dx -= load<f32>(r);
+      dy -= load<f32>(r, 4);
+      dz -= load<f32>(r, 8);
+      dw -= load<f32>(r, 12);
+    }
+    store<f32>(acc, load<f32>(acc) + dx * w);
+    store<f32>(acc, load<f32>(acc, 4) + dy * w, 4);
+    store<f32>(acc, load<f32>(acc, 8) + dz * w, 8);
+    store<f32>(acc, load<f32>(acc, 12) + dw * w, 12);
   }
 }
 
@@ -1165,7 +1189,11 @@ function invert(a: usize, out: usize): void {
   store<f64>(out, aw, 24);
 }
 
-/** The delta of rotation i of additive `samples` into `out`: reference⁻¹ ⊗ sample, or the sample where it is one already (`inverse` 0). */
+/**
+ * The delta of rotation i of additive `samples` into `out`: reference⁻¹ ⊗ sample (`inverseTimes`),
+ * or the sample where it is one already (`inverse` 0: a clip of deltas whose keys are near unit
+ * length, `additiveDeltaClip`).
+ */
 // @ts-ignore: decorator
 @inline
 function deltaAt(inverse: usize, samples: usize, i: usize, out: usize): void {
@@ -1173,19 +1201,78 @@ function deltaAt(inverse: usize, samples: usize, i: usize, out: usize): void {
   else inverseTimes(inverse + (i << 5), samples + (i << 4), out);
 }
 
-/** out = a⁻¹ ⊗ b with a⁻¹ the f64 float4 at `inverse` (`invert`), in f64, stored as f32. Out of line (the module's size). */
+/**
+ * |Δq|² outside [DELTA_MIN_SQ, DELTA_MAX_SQ]: an additive delta far from unit length (a glTF key
+ * may hold |q| = 1.4e20), which is normalised — a zero one becomes identity — so that its length
+ * neither scales the pose nor overflows f32 (spec sequencer.md §4 is silent; why this range:
+ * `DELTA_LENGTH_SQ` in src/anim/blend-options.ts, the twin's).
+ */
+const DELTA_MIN_SQ: f64 = 0.5;
+const DELTA_MAX_SQ: f64 = 2;
+
+/**
+ * out = a⁻¹ ⊗ b with a⁻¹ the f64 float4 at `inverse` (`invert`), normalised where far from unit
+ * length (DELTA_MIN_SQ): in f64 (which holds the product of any f32 rotation and the inverse of any
+ * nonzero one), stored as f32. Out of line (the module's size).
+ */
 function inverseTimes(inverse: usize, b: usize, out: usize): void {
   if (ASC_FEATURE_SIMD) {
     const qb = v128.load(b);
-    productStore(v128.load(inverse), v128.load(inverse, 16), f64x2.promote_low_f32x4(qb), f64x2.promote_low_f32x4(v128.shuffle<f32>(qb, qb, 2, 3, 0, 1)), out);
+    productStore(v128.load(inverse), v128.load(inverse, 16), f64x2.promote_low_f32x4(qb), f64x2.promote_low_f32x4(v128.shuffle<f32>(qb, qb, 2, 3, 0, 1)), out, true);
     return;
   }
   const ax = load<f64>(inverse), ay = load<f64>(inverse, 8), az = load<f64>(inverse, 16), aw = load<f64>(inverse, 24);
   const bx = <f64>load<f32>(b), by = <f64>load<f32>(b, 4), bz = <f64>load<f32>(b, 8), bw = <f64>load<f32>(b, 12);
-  store<f32>(out, <f32>(ax * bw + aw * bx + ay * bz - az * by));
-  store<f32>(out, <f32>(ay * bw + aw * by + az * bx - ax * bz), 4);
-  store<f32>(out, <f32>(az * bw + aw * bz + ax * by - ay * bx), 8);
-  store<f32>(out, <f32>(aw * bw - ax * bx - ay * by - az * bz), 12);
+  const x = ax * bw + aw * bx + ay * bz - az * by;
+  const y = ay * bw + aw * by + az * bx - ax * bz;
+  const z = az * bw + aw * bz + ax * by - ay * bx;
+  const w = aw * bw - ax * bx - ay * by - az * bz;
+  const n = (x * x + z * z) + (y * y + w * w);
+  let len: f64 = 1;
+  if (!(n >= DELTA_MIN_SQ && n <= DELTA_MAX_SQ)) {
+    if (n < <f64>MIN_LENGTH_SQ) {
+      copy4(IDENTITY, out);
+      return;
+    }
+    len = Math.sqrt(n);
+  }
+  store<f32>(out, <f32>(x / len));
+  store<f32>(out, <f32>(y / len), 4);
+  store<f32>(out, <f32>(z / len), 8);
+  store<f32>(out, <f32>(w / len), 12);
+}
+
+/**
+ * Normal and additive layers' nlerp (`nlerpShortest`) with a weight that may extrapolate (spec
+ * §1: weights are not clamped): beyond 1 in f64 (`nlerpFar`), where an f32 lerp by a weight up
+ * to 3.4e38 overflows.
+ */
+// @ts-ignore: decorator
+@inline
+function nlerpWeight(a: usize, b: usize, w: f32, out: usize): void {
+  if (w <= 1) nlerpShortest(a, b, w, out);
+  else nlerpFar(a, b, w, out);
+}
+
+/** `nlerpShortest` in f64 (the same f32 sign test), for weights beyond 1. Out of line: extrapolation is rare. */
+function nlerpFar(a: usize, b: usize, w: f32, out: usize): void {
+  const s: f64 = dotF32(a, b) < 0 ? -1 : 1;
+  const t = <f64>w;
+  const ax = <f64>load<f32>(a), ay = <f64>load<f32>(a, 4), az = <f64>load<f32>(a, 8), aw = <f64>load<f32>(a, 12);
+  const x = ax + (s * <f64>load<f32>(b) - ax) * t;
+  const y = ay + (s * <f64>load<f32>(b, 4) - ay) * t;
+  const z = az + (s * <f64>load<f32>(b, 8) - az) * t;
+  const q = aw + (s * <f64>load<f32>(b, 12) - aw) * t;
+  const n = (x * x + z * z) + (y * y + q * q);
+  if (n < <f64>MIN_LENGTH_SQ) {
+    copy4(IDENTITY, out);
+    return;
+  }
+  const len = Math.sqrt(n);
+  store<f32>(out, <f32>(x / len));
+  store<f32>(out, <f32>(y / len), 4);
+  store<f32>(out, <f32>(z / len), 8);
+  store<f32>(out, <f32>(q / len), 12);
 }
 
 /** a = a ⊗ b (Hamilton product, x y z w), in f64. */
@@ -1199,6 +1286,7 @@ function multiplyInto(a: usize, b: usize): void {
       f64x2.promote_low_f32x4(qb),
       f64x2.promote_low_f32x4(v128.shuffle<f32>(qb, qb, 2, 3, 0, 1)),
       a,
+      false,
     );
     return;
   }
@@ -1211,13 +1299,13 @@ function multiplyInto(a: usize, b: usize): void {
 }
 
 /**
- * SIMD: the Hamilton product a ⊗ b of f64 pairs (x, y), (z, w) stored as one float4 at `out`:
- * the scalar build's sums term by term in the same order (a − b as a + (−b), exact), so the same
- * bits, with two lanes per operation and one store.
+ * SIMD: the Hamilton product a ⊗ b of f64 pairs (x, y), (z, w) stored as one float4 at `out`,
+ * with `unit` as `inverseTimes` stores it: the scalar build's sums term by term in the same order
+ * (a − b as a + (−b), exact), so the same bits, with two lanes per operation and one store.
  */
 // @ts-ignore: decorator
 @inline
-function productStore(alo: v128, ahi: v128, blo: v128, bhi: v128, out: usize): void {
+function productStore(alo: v128, ahi: v128, blo: v128, bhi: v128, out: usize, unit: bool): void {
   const nalo = f64x2.neg(alo);
   const nahi = f64x2.neg(ahi);
   const bww = v128.shuffle<f64>(bhi, bhi, 1, 1);
@@ -1230,5 +1318,19 @@ function productStore(alo: v128, ahi: v128, blo: v128, bhi: v128, out: usize): v
   let hi = f64x2.add(f64x2.mul(ahi, bww), f64x2.mul(v128.shuffle<f64>(ahi, nalo, 1, 2), bzx));
   hi = f64x2.add(hi, f64x2.mul(v128.shuffle<f64>(alo, nalo, 0, 3), v128.shuffle<f64>(blo, blo, 1, 1)));
   hi = f64x2.add(hi, f64x2.mul(v128.shuffle<f64>(nalo, nahi, 1, 2), v128.shuffle<f64>(blo, bhi, 0, 2)));
+  if (unit) {
+    // (xx + zz) + (yy + ww), the scalar build's order.
+    const sq = f64x2.add(f64x2.mul(lo, lo), f64x2.mul(hi, hi));
+    const n = f64x2.extract_lane(sq, 0) + f64x2.extract_lane(sq, 1);
+    if (!(n >= DELTA_MIN_SQ && n <= DELTA_MAX_SQ)) {
+      if (n < <f64>MIN_LENGTH_SQ) {
+        copy4(IDENTITY, out);
+        return;
+      }
+      const len = f64x2.splat(Math.sqrt(n));
+      lo = f64x2.div(lo, len);
+      hi = f64x2.div(hi, len);
+    }
+  }
   v128.store(out, v128.shuffle<f32>(f32x4.demote_f64x2_zero(lo), f32x4.demote_f64x2_zero(hi), 0, 1, 4, 5));
 }

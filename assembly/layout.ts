@@ -238,7 +238,7 @@ export const BLEND_OUT = 40; // ptr: float4 per curve (also the accumulator)
 export const BLEND_OUT_COUNTS = 44; // ptr: u8 per curve
 export const BLEND_MODEL_JOB = 48; // ptr: a local-to-model job (LTM_*) run on the result, 0 = none
 export const BLEND_MATRICES = 52; // ptr: its model-space matrices (16 f32 per joint)
-export const BLEND_TOTALS = 56; // ptr: f32 per curve, scratch: the weighted rule's running weight W
+export const BLEND_TOTALS = 56; // ptr: f64 per curve, scratch: the weighted rule's running weight W
 export const BLEND_ORDER = 60; // ptr: u32 per curve, scratch: the curve indices grouped by class (assembly/blend.ts, planned path)
 export const BLEND_HEADER_SIZE = 64;
 

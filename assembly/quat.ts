@@ -10,7 +10,7 @@
 // f32 sums, so they agree bit for bit.
 
 /** |q|² below this (|q| < 1e-6) is a zero rotation. Twin: `QUAT_MIN_LENGTH` in src/reference. */
-const MIN_LENGTH_SQ: f32 = 1e-12;
+export const MIN_LENGTH_SQ: f32 = 1e-12;
 
 /** Normalised lerp along the shortest arc: b is negated when dot(a, b) < 0. */
 // @ts-ignore: decorator

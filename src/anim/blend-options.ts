@@ -11,11 +11,24 @@ export type BlendRule = 'priority' | 'weighted';
 /** `normal` layers are blended by the rule; `additive` ones add their delta on top (spec §4). */
 export type BlendMode = 'normal' | 'additive';
 
+/** The largest blend weight: the largest float32, as the kernel stores weights. */
+export const MAX_WEIGHT = 3.4028234663852886e38;
+
+/**
+ * The range of |Δq|² in which an additive rotation delta keeps its length (spec sequencer.md §4
+ * is silent on deltas that are not unit: three.js keeps their length, and so rotations written
+ * with few digits blend as in three.js); beyond it, far from unit length (a glTF key of
+ * |q| = 1.4e20), the delta is normalised (zero: identity), as ozz normalises every delta: its
+ * length would scale the pose, and two such overflow float32. Twin of DELTA_MIN_SQ, DELTA_MAX_SQ
+ * in assembly/blend.ts.
+ */
+export const DELTA_LENGTH_SQ = [0.5, 2] as const;
+
 /** One layer of a blend: a sample buffer in the pose layout and how it takes part. */
 export interface BlendLayer {
   /** `4 × curveCount` floats and `curveCount` counts, in the pose layout. */
   readonly samples: SampleArrays;
-  /** Blend weight (fades applied), finite and ≥ 0; above 1 extrapolates. */
+  /** Blend weight (fades applied) in [0, `MAX_WEIGHT`]; above 1 extrapolates. */
   readonly weight: number;
   /** Per-curve mask weight in [0, 1]; absent = 1 everywhere. 0 makes the layer's curve inactive. */
   readonly mask?: Float32Array | null;

@@ -1,4 +1,5 @@
 import type { AnimClip, AnimCurve, CurveKeys } from '../anim/index.js';
+import { DELTA_LENGTH_SQ } from '../anim/blend-options.js';
 import { quatInverse, quatMultiply } from '../anim/quaternion.js';
 import { DROPPED_REST } from '../anim/rest-value.js';
 
@@ -21,7 +22,8 @@ const UNIT_TOLERANCE = 1e-6;
  * @param counts the reference's sample counts, one per curve
  * @returns null where that does not hold or the keys are not at hand (a layer then takes its
  *   deltas per sample): curves other than uniform, keyed or static (cubic tangents, Unity
- *   curves), a reference rotation that is not unit, keys dropped after loading
+ *   curves), a reference rotation that is not unit, a rotation delta far from unit length (which
+ *   the kernel normalises per sample: `DELTA_LENGTH_SQ`), keys dropped after loading
  */
 export function additiveDeltaClip(clip: AnimClip, reference: Float32Array, counts: Uint8Array): AnimClip | null {
   const curves: AnimCurve[] = [];
@@ -40,7 +42,12 @@ export function additiveDeltaClip(clip: AnimClip, reference: Float32Array, count
       const n = r[0]! * r[0]! + r[1]! * r[1]! + r[2]! * r[2]! + r[3]! * r[3]!;
       if (!(Math.abs(n - 1) <= UNIT_TOLERANCE)) return null;
       const inverse = quatInverse(r);
-      for (let o = 0; o < values.length; o += 4) deltas.set(quatMultiply(inverse, values.subarray(o, o + 4)), o);
+      for (let o = 0; o < values.length; o += 4) {
+        const d = quatMultiply(inverse, values.subarray(o, o + 4));
+        const length = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3];
+        if (!(length >= DELTA_LENGTH_SQ[0] && length <= DELTA_LENGTH_SQ[1])) return null;
+        deltas.set(d, o);
+      }
     } else {
       for (let k = 0; k < values.length; k++) deltas[k] = values[k]! - r[k & 3]!;
     }

@@ -5,6 +5,7 @@ import {
   LAYER_FLAGS, LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_NORMAL, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_REFERENCE_INVERSE, LAYER_SAMPLES, LAYER_SLOT_RANGES,
   LAYER_SIZE, LAYER_TIME, LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from '../../assembly/layout.js';
+import { MAX_WEIGHT } from '../anim/blend-options.js';
 import type { AnimClip, BlendMode, BlendOptions, CurveType, SampleOptions } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { rotationsLast } from './clip-layout.js';
@@ -55,7 +56,7 @@ export interface BlendJobLayer {
   readonly time?: number;
   /** How `clip` is sampled (rotation, sample type, time factor), as `AnimSampler.sample`. */
   readonly sampling?: SampleOptions;
-  /** Blend weight, finite and ≥ 0. */
+  /** Blend weight in [0, `MAX_WEIGHT`] (the largest float32). */
   readonly weight: number;
   readonly mask?: BlendMask | null;
   /** Default `normal`. */
@@ -115,7 +116,7 @@ export class BlendJob {
     this.maxLayers = maxLayers;
     const { order, linearCount } = rotationsLast(curveTypes);
     // Per layer record, 32 bytes per curve for the inverse of an additive layer's reference rotations.
-    const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * n, 16 * n, LAYER_SIZE * maxLayers, 4 * n, 32 * n * maxLayers, 4 * n]);
+    const block = this.runtime.allocBlock(BLEND_HEADER_SIZE, [4 * n, 16 * n, LAYER_SIZE * maxLayers, 8 * n, 32 * n * maxLayers, 4 * n]);
     const p = (this.ptr = block.ptr);
     // One curve list, non-rotations first: the rotation list is its tail.
     const [linear, restAt, layerTable, totals, inverses, classOrder] = block.arrays as [number, number, number, number, number, number];
@@ -140,7 +141,7 @@ export class BlendJob {
    * call into WebAssembly.
    * @throws UsageError when a buffer, clip or mask does not have the job's curve count, a clip is
    *   not loaded or its time not finite, there are more than `maxLayers` layers, a weight is
-   *   negative or not finite, an additive layer has no reference, τ is negative or not finite,
+   *   negative or beyond float32, an additive layer has no reference, τ is negative or not finite,
    *   `model` does not fit or was disposed, `out` is a layer's samples or reference, or the job was disposed
    */
   run(layers: readonly BlendJobLayer[], out: AnimSampleBuffer, options: BlendJobRunOptions = {}): void {
@@ -184,7 +185,7 @@ export class BlendJob {
         b.checkLive();
         if (b.curveCount !== n) throw new UsageError(`layer ${j}: buffer has ${b.curveCount} curves, the job ${n}`);
       }
-      if (!(layer.weight >= 0) || !Number.isFinite(layer.weight)) throw new UsageError(`layer ${j}: weight must be finite and ≥ 0, got ${layer.weight}`);
+      if (!(layer.weight >= 0 && layer.weight <= MAX_WEIGHT)) throw new UsageError(`layer ${j}: weight must be in [0, ${MAX_WEIGHT}] (float32), got ${layer.weight}`);
       const mask = layer.mask ?? null;
       if (mask && (mask.ptr === 0 || mask.curveCount !== n)) throw new UsageError(`layer ${j}: the mask is disposed or not of ${n} curves`);
       this.prepareSampling(j, layer, table + j * LAYER_SIZE);

@@ -1,7 +1,8 @@
 import type { BlendLayer, BlendOptions, CurveType, SampleArrays } from '../anim/index.js';
 import { quatInverse, quatMultiply } from '../anim/quaternion.js';
+import { DELTA_LENGTH_SQ, MAX_WEIGHT } from '../anim/blend-options.js';
 import { UsageError } from '../errors.js';
-import { type F4, lerp4, nlerp, slerp } from './quat.js';
+import { type F4, lerp4, nlerp, normalize, slerp } from './quat.js';
 import { QUAT_MIN_LENGTH } from './sample-unity.js';
 
 /**
@@ -18,14 +19,15 @@ import { QUAT_MIN_LENGTH } from './sample-unity.js';
  *   running sum ≥ 0; `slerp`: three.js's running slerp, then a slerp towards rest by (τ − W) / τ.
  *   Count = the number of contributing layers.
  * - `additive` layers (three.js `makeClipAdditive` deltas against `reference`), after the normal
- *   ones, on curves the result has defined: Δ = v − v_ref and v += w Δ; rotations Δq = q_ref⁻¹ ⊗ q
- *   and q = q ⊗ interp(identity, Δq, w). Counts unchanged.
+ *   ones, on curves the result has defined: Δ = v − v_ref and v += w Δ; rotations Δq = q_ref⁻¹ ⊗ q,
+ *   normalised where |Δq|² is outside `DELTA_LENGTH_SQ` (zero: identity), and
+ *   q = q ⊗ interp(identity, Δq, w). Counts unchanged.
  *
  * A curve left undefined (count 0, and not filled by the rest) gets its rest value and count 0.
  * Arithmetic in float64.
  * @param curveTypes the pose layout's curve types (rotations are quaternions x y z w)
  * @param rest `4 × curveCount` rest values
- * @throws UsageError when a buffer is too small, a weight is negative or not finite, a mask value
+ * @throws UsageError when a buffer is too small, a weight is negative or beyond float32, a mask value
  *   is outside [0, 1], an additive layer has no reference, or τ is negative or not finite
  */
 export function referenceBlend(
@@ -46,7 +48,7 @@ export function referenceBlend(
   checkArrays(out, n, 'out');
   layers.forEach((l, j) => {
     checkArrays(l.samples, n, `layer ${j}`);
-    if (!(l.weight >= 0) || !Number.isFinite(l.weight)) throw new UsageError(`layer ${j}: weight must be finite and ≥ 0, got ${l.weight}`);
+    if (!(l.weight >= 0 && l.weight <= MAX_WEIGHT)) throw new UsageError(`layer ${j}: weight must be in [0, ${MAX_WEIGHT}] (float32), got ${l.weight}`);
     if (l.mask && l.mask.length < n) throw new UsageError(`layer ${j}: mask holds fewer than ${n} curves`);
     if (l.mode === 'additive') {
       if (!l.reference) throw new UsageError(`layer ${j}: an additive layer needs its reference samples`);
@@ -174,7 +176,9 @@ function addLayer(v: F4, layer: BlendLayer, i: number, rotation: boolean, useSle
   const q = sampleOf(layer.samples, i);
   const q0 = sampleOf(ref, i);
   if (!rotation) return [v[0] + w * (q[0] - q0[0]), v[1] + w * (q[1] - q0[1]), v[2] + w * (q[2] - q0[2]), v[3] + w * (q[3] - q0[3])];
-  const delta = quatMultiply(quatInverse(q0), q);
+  const d = quatMultiply(quatInverse(q0), q);
+  const n = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3];
+  const delta: F4 = n >= DELTA_LENGTH_SQ[0] && n <= DELTA_LENGTH_SQ[1] ? d : normalize(d);
   const part = useSlerp ? slerp(IDENTITY, 0, delta, 0, w) : nlerp(IDENTITY, 0, delta, 0, w, true);
   return quatMultiply(v, part);
 }

@@ -30,8 +30,9 @@ export const SEQUENCE_CLIP = 'sequence';
  * their sequence times. Returns a resource of that clip with everything else of `resource`
  * (skeleton, meshes, skins, axes, format), ready for the exporters.
  * @throws UsageError naming the JSON path for a bad sequence (`jobs[2].fadeIn`), for a bad `fps`
- *   or `length`, for a sequence with an infinite job and no `length`, or for more keys than
- *   `resample` would make (`MAX_OUTPUT_KEYS`) or more events than `MAX_EVENTS`
+ *   or `length`, for a sequence with an infinite job and no `length`, for more keys than
+ *   `resample` would make (`MAX_OUTPUT_KEYS`) or more events than `MAX_EVENTS`, or for a pose
+ *   beyond float32 (keys extrapolated by huge weights: a clip holds finite keys only)
  */
 export function bakeSequence(core: AnimCore, resource: AnimResource, sequence: string | SequenceFile, options: BakeSequenceOptions): AnimResource {
   const { fps } = options;
@@ -60,6 +61,10 @@ export function bakeSequence(core: AnimCore, resource: AnimResource, sequence: s
       for (let i = 0; i < n; i++) {
         values[i]!.set(samples.subarray(4 * i, 4 * i + 4), 4 * k);
         if (counts[i]! > 0) defined[i] = 1;
+      }
+      const overflow = samples.findIndex((v) => !Number.isFinite(v));
+      if (overflow >= 0) {
+        throw new UsageError(`the sequence's pose at ${t} s overflows float32 (curve ${overflow >> 2}: ${samples[overflow]}); a baked clip holds finite keys only`);
       }
       if (k > 0) {
         for (const e of sequencer.events(previous, t)) events.push({ name: e.name, category: e.category, time: e.sequenceTime });

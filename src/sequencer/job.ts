@@ -28,7 +28,7 @@ export interface AnimJobInit {
   fadeIn?: number;
   /** Seconds ≥ 0. Default 0. */
   fadeOut?: number;
-  /** Blend weight ≥ 0 (not clamped: above 1 extrapolates). Default 1. */
+  /** Blend weight in [0, 3.4028234663852886e38] (the largest float32; not clamped: above 1 extrapolates). Default 1. */
   weight?: number;
   /** Playback speed, any finite number (0 freezes, negative plays backwards). Default 1. */
   timeFactor?: number;

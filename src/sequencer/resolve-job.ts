@@ -1,3 +1,4 @@
+import { MAX_WEIGHT } from '../anim/blend-options.js';
 import type { AnimClip, AnimResource } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { checkChoice, checkMaskArray, checkNumber, checkObject, describe, nameList } from './checks.js';
@@ -73,7 +74,7 @@ export function checkJobFields(init: unknown, path: string, now = 0): JobFields 
     duration: o.duration === undefined ? undefined : checkNumber(o.duration, `${path}.duration`, { min: 0 }, 0),
     fadeIn: checkNumber(o.fadeIn, `${path}.fadeIn`, { min: 0 }, 0),
     fadeOut: checkNumber(o.fadeOut, `${path}.fadeOut`, { min: 0 }, 0),
-    weight: checkNumber(o.weight, `${path}.weight`, { min: 0 }, 1),
+    weight: checkNumber(o.weight, `${path}.weight`, { min: 0, max: MAX_WEIGHT }, 1),
     timeFactor: checkNumber(o.timeFactor, `${path}.timeFactor`, {}, 1),
     timeOffset: checkNumber(o.timeOffset, `${path}.timeOffset`, {}, 0),
     enqueue: checkChoice(o.enqueue, `${path}.enqueue`, ENQUEUE_MODES, 'intercept'),

@@ -1,4 +1,4 @@
-import type { AnimClip, AnimResource, BlendRule } from '../anim/index.js';
+import type { AnimClip, AnimResource, BlendLayer, BlendOptions, BlendRule, CurveType } from '../anim/index.js';
 import { type AnimCore, AnimSampleBuffer, BlendJob, type BlendJobLayer, BlendMask, type LocalToModelJob } from '../core/index.js';
 import { UsageError } from '../errors.js';
 import { checkChoice, checkMaskArray, checkNumber, member } from './checks.js';
@@ -86,6 +86,8 @@ export class AnimSequencer {
   private readonly releaseClips: () => void;
   private nextId = 0;
   private lastTime = 0;
+  /** The jobs blended by the last `update`, in layer order. */
+  private blended: ScheduledJob[] = [];
   private blendJob: BlendJob;
   /** One wasm copy per mask array (named masks are shared by their jobs). */
   private readonly wasmMasks = new Map<Float32Array, { mask: BlendMask; users: number }>();
@@ -204,8 +206,10 @@ export class AnimSequencer {
     this.lastTime = time;
     this.syncBuffers();
     const layers: BlendJobLayer[] = [];
+    this.blended = [];
     for (const job of this.schedule.jobs) {
       if (!job.isActive(time)) continue;
+      this.blended.push(job);
       const b = this.buffers.get(job)!;
       const s = job.settings;
       layers.push({
@@ -251,6 +255,27 @@ export class AnimSequencer {
     return jobs.flatMap((j) => jobEvents(j, t0, t1)).sort((a, b) => a.sequenceTime - b.sequenceTime);
   }
 
+  /**
+   * @internal The last `update`'s blend as `referenceBlend` takes it (its float64 twin: the fuzz
+   * oracle tells an overflow of float32 from a kernel's fault with it): the pose layout, each
+   * layer's samples as the call sampled them (copies), weights, masks, modes and references. Call
+   * it right after `update` (a stop frees the buffers of the jobs it discards).
+   */
+  blendInputs(): { curveTypes: readonly CurveType[]; rest: Float32Array; layers: BlendLayer[]; options: BlendOptions } {
+    const copy = (b: AnimSampleBuffer) => ({ samples: b.samples.slice(), counts: b.counts.slice() });
+    const layers = this.blended.map((job): BlendLayer => {
+      const b = this.buffers.get(job)!;
+      return {
+        samples: copy(b.samples),
+        weight: job.blendWeight(this.lastTime),
+        mask: job.settings.mask,
+        mode: job.settings.mode,
+        ...(b.reference ? { reference: copy(b.reference) } : {}),
+      };
+    });
+    return { curveTypes: this.layout.curveTypes, rest: this.layout.rest, layers, options: { rule: this.rule, rotation: this.rotation, threshold: this.threshold } };
+  }
+
   /** Every job held, in list order (inserted ones by track), then the enqueued ones by `at`; states at the last `update` time. */
   jobs(): AnimJobInfo[] {
     const t = this.lastTime;
@@ -287,6 +312,7 @@ export class AnimSequencer {
     this.schedule = new JobSchedule();
     this.enqueued = [];
     this.syncBuffers();
+    this.blended = [];
     this.result.dispose();
     this.blendJob.dispose();
     this.releaseClips();

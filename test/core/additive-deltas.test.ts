@@ -47,4 +47,23 @@ describe('additiveDeltaClip', () => {
     dropKeys(dropped);
     expect(additiveDeltaClip(dropped, reference, counts)).toBeNull();
   });
+
+  it('refuses a rotation key far from unit length (|q| = 1.4e20: the kernel normalises such deltas per sample)', () => {
+    const r = clip.curves.findIndex((c) => c.curveType === 'rotation');
+    const far = clip.withCurves(clip.curves.map((c, i) => {
+      if (i !== r) return c;
+      const values = (c.keys as { values: Float32Array }).values.slice();
+      values.set([1e20, 1e20, 0, 0], 4);
+      return { ...c, keys: { ...c.keys, values } } as typeof c;
+    }));
+    expect(additiveDeltaClip(far, reference, counts)).toBeNull();
+    // A key written with few digits (|q|² = 0.98) is near enough: its delta keeps its length, as in three.js.
+    const near = clip.withCurves(clip.curves.map((c, i) => {
+      if (i !== r) return c;
+      const values = (c.keys as { values: Float32Array }).values.slice();
+      values.set([0, 0, 0.7, 0.7], 4);
+      return { ...c, keys: { ...c.keys, values } } as typeof c;
+    }));
+    expect(additiveDeltaClip(near, reference, counts)).not.toBeNull();
+  });
 });

@@ -92,10 +92,11 @@ const longCase = blendCaseOf(
   fc.constantFrom(0, 1, 1, 1, 1, 1, 1, 1),
 );
 
-/** The twin's result in float32, as the kernel stores it. */
-function expected(c: Case): SampleArrays {
+/** The twin's result in float32, as the kernel stores it (`exact`: in float64, as the twin computes it). */
+function expected(c: Case, exact = false): SampleArrays {
   const n = c.types.length;
-  const out: SampleArrays = { samples: new Float32Array(4 * n), counts: new Uint8Array(n) };
+  const samples = exact ? (new Float64Array(4 * n) as unknown as Float32Array) : new Float32Array(4 * n);
+  const out: SampleArrays = { samples, counts: new Uint8Array(n) };
   const arrays = (s: number[], k: number[]): SampleArrays => ({ samples: Float32Array.from(s), counts: Uint8Array.from(k) });
   referenceBlend(
     c.types,
@@ -252,5 +253,156 @@ describe.each(BUILDS)('blend kernel (%s build)', (build) => {
     expect(() => job.run([], a)).toThrow(/disposed/);
     a.dispose();
     b.dispose();
+  });
+});
+
+// Weights up to the largest float32 (spec §1 does not clamp them) and additive rotation keys far
+// from unit length (a glTF file may hold |q| = 1.4e20, sampled as stored at its key time): the
+// kernel's result is the float32 rounding of the float64 twin's — finite wherever the twin's is
+// within float32, ±Infinity only where it is beyond (fuzz rounds 4 and 5, test/FUZZING.md).
+const F32_MAX = 3.4028234663852886e38;
+const hugeWeight = fc.oneof(
+  fc.constantFrom(0, 0.5, 1, 1e-30, 1e20, 1e30, 3e38, F32_MAX),
+  fc.double({ min: 0, max: F32_MAX, noNaN: true }),
+);
+/** A unit quaternion, or one scaled far from unit length (1e20, 1e-3). */
+const farQuat = fc.tuple(quat, fc.constantFrom(1, 1e20, 1e-3)).map(([q, s]) => q.map((v) => Math.fround(v * s)));
+const hugeCase: fc.Arbitrary<Case> = fc
+  .array(fc.constantFrom<CurveType>('translation', 'rotation', 'rotation', 'scale'), { minLength: 1, maxLength: 9 })
+  .chain((types) => {
+    const n = types.length;
+    const pose = (rotation: fc.Arbitrary<number[]>) => fc.tuple(...types.map((t) => (t === 'rotation' ? rotation : vec))).map((vs) => vs.flat());
+    const counts = fc.array(fc.constantFrom(0, 1, 1, 1), { minLength: n, maxLength: n });
+    const mask = fc.option(fc.array(fc.constantFrom(0, 1, 0.5), { minLength: n, maxLength: n }), { nil: null });
+    const normal = fc.record({ samples: pose(quat), counts, weight: hugeWeight, mask, mode: fc.constant<BlendMode>('normal'), reference: pose(quat), referenceCounts: counts });
+    const additive = fc.record({ samples: pose(farQuat), counts, weight: hugeWeight, mask, mode: fc.constant<BlendMode>('additive'), reference: pose(farQuat), referenceCounts: counts });
+    return fc.record({
+      types: fc.constant(types),
+      rest: pose(quat),
+      layers: fc.array(fc.oneof(normal, additive), { maxLength: 6 }),
+      options: fc.record({
+        rule: fc.constantFrom('priority' as const, 'weighted' as const),
+        rotation: fc.constantFrom('nlerp' as const, 'slerp' as const),
+        threshold: fc.constantFrom(0, 1, 3e38),
+      }),
+    });
+  });
+
+/**
+ * `compare` against the twin's float64 values: a lane beyond float32 there may be ±Infinity (of
+ * its sign) or the largest floats; every other lane is finite and within the tolerance. With
+ * `finiteOnly`, rotation lanes are only checked to be finite (see `chaotic`).
+ */
+function compareFar(c: Case, got: { samples: Float32Array; counts: Uint8Array }, want: SampleArrays, finiteOnly: boolean): void {
+  expect(Array.from(got.counts)).toEqual(Array.from(want.counts));
+  c.types.forEach((t, i) => {
+    const a = got.samples.subarray(4 * i, 4 * i + 4);
+    const b = want.samples.subarray(4 * i, 4 * i + 4);
+    const rotation = t === 'rotation';
+    const s = rotation && a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]! + a[3]! * b[3]! < 0 ? -1 : 1;
+    const scale = rotation ? Math.hypot(b[0]!, b[1]!, b[2]!, b[3]!) : 0;
+    for (let k = 0; k < 4; k++) {
+      const at = `curve ${i} (${t}) lane ${k}: kernel ${Array.from(a).join(', ')} vs reference ${Array.from(b).join(', ')}`;
+      if (Math.abs(b[k]!) > F32_MAX * (1 - 1e-6)) {
+        if (!Number.isFinite(a[k]!)) expect(Math.sign(a[k]!), at).toBe(s * Math.sign(b[k]!));
+        continue;
+      }
+      expect(Number.isFinite(a[k]!), at).toBe(true);
+      if (finiteOnly && rotation) continue;
+      const tol = 2e-4 * Math.max(1, Math.abs(b[k]!), scale);
+      if (!(Math.abs(a[k]! - s * b[k]!) <= tol)) throw new Error(at);
+    }
+  });
+}
+
+/**
+ * Slerp by a weight far beyond 1 (priority extrapolating, or an additive layer) is sin(wθ) of a
+ * huge wθ: the float32 rounding of its inputs changes it entirely, so only its finiteness is
+ * comparable.
+ */
+const chaotic = (c: Case): boolean =>
+  c.options.rotation === 'slerp' && c.layers.some((l) => l.weight > 1e3 && (l.mode === 'additive' || c.options.rule !== 'weighted'));
+
+describe.each(BUILDS)('blend kernel with huge weights and far-from-unit rotations (%s build)', (build) => {
+  let core: AnimCore;
+  beforeAll(async () => {
+    core = await createCore(build);
+  });
+
+  it('matches the float64 referenceBlend over random layer sets', () => {
+    fc.assert(
+      fc.property(hugeCase, (c) => {
+        compareFar(c, runKernel(core, c), expected(c, true), chaotic(c));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  const types: CurveType[] = ['translation', 'rotation'];
+  const rest = [0, 0, 0, 0, 0, 0, 0, 1];
+  const z90 = [0, 0, Math.SQRT1_2, Math.SQRT1_2];
+  const layer = (samples: number[], weight: number, mode: BlendMode = 'normal', reference = rest): LayerSpec => ({
+    samples,
+    counts: [1, 1],
+    weight,
+    mask: null,
+    mode,
+    reference,
+    referenceCounts: [1, 1],
+  });
+  const run = (layers: LayerSpec[], options: BlendOptions) => {
+    const c: Case = { types, rest, layers, options };
+    const got = runKernel(core, c);
+    compareFar(c, got, expected(c, true), false);
+    return got.samples;
+  };
+
+  it.each(['nlerp', 'slerp'] as const)('weighted: W beyond float32 (two weights of 3e38 or 3.4e38) is the plain mean (%s)', (rotation) => {
+    for (const w of [3e38, F32_MAX]) {
+      // x = (2 + 4) / 2 = 3; rotations identity and 90° about z, equal shares: 45° about z.
+      const got = run([layer([2, 0, 0, 0, 0, 0, 0, 1], w), layer([4, 0, 0, 0, ...z90], w)], { rule: 'weighted', rotation });
+      expect(got[0]).toBeCloseTo(3, 6);
+      expect(got[6]).toBeCloseTo(Math.sin(Math.PI / 8), 6);
+      expect(got[7]).toBeCloseTo(Math.cos(Math.PI / 8), 6);
+    }
+  });
+
+  it.each(['nlerp', 'slerp'] as const)('weighted: tiny weights beside huge ones count, and add nothing (%s)', (rotation) => {
+    const got = run([layer([2, 0, 0, 0, 0, 0, 0, 1], 1e-30), layer([4, 0, 0, 0, ...z90], F32_MAX), layer([8, 0, 0, 0, 0, 0, 0, 1], 1e-30)], { rule: 'weighted', rotation });
+    expect(got[0]).toBe(4);
+    got.subarray(4).forEach((v, k) => expect(v).toBeCloseTo(z90[k]!, 6));
+  });
+
+  it.each([1e20, 1e30, F32_MAX])('priority nlerp extrapolates by %s without overflowing: normalize(b − a) in the limit', (w) => {
+    // a = (0.6, 0, 0, 0.8), b = (−0.6, 0, 0, 0.8): b − a = (−1.2, 0, 0, 0), beyond float32 once multiplied by 3.4e38.
+    const got = run([layer([0, 0, 0, 0, 0.6, 0, 0, 0.8], 1), layer([0, 0, 0, 0, -0.6, 0, 0, 0.8], w)], { rule: 'priority', rotation: 'nlerp' });
+    expect(got[4]).toBeCloseTo(-1, 6);
+    expect(Math.abs(got[7]!)).toBeLessThan(1e-6);
+  });
+
+  it.each([
+    ['priority', 'nlerp'],
+    ['priority', 'slerp'],
+    ['weighted', 'nlerp'],
+    ['weighted', 'slerp'],
+  ] as const)('%s, %s: additive layers on keys of |q| = 1.4e20 rotate by their direction', (rule, rotation) => {
+    // Two deltas (1e20, 1e20, 0, 0) against identity: each 180° about (1, 1, 0)/√2; together 360°, i.e. −identity.
+    const far = [0, 0, 0, 0, 1e20, 1e20, 0, 0];
+    const got = run([layer([0, 0, 0, 0, 0, 0, 0, 1], 1), layer(far, 1, 'additive'), layer(far, 1, 'additive')], { rule, rotation });
+    expect(Math.abs(got[7]!)).toBeCloseTo(1, 5);
+  });
+
+  it('additive: a weight of 3.4e38 on a zero translation delta adds nothing', () => {
+    const got = run([layer([5, 6, 7, 0, 0, 0, 0, 1], 1), layer([10, 10, 10, 0, 0, 0, 0, 1], F32_MAX, 'additive', [10, 10, 10, 0, 0, 0, 0, 1])], { rule: 'weighted' });
+    expect(Array.from(got.subarray(0, 3))).toEqual([5, 6, 7]);
+  });
+
+  it('refuses a weight beyond float32 (it would be stored as Infinity)', () => {
+    const job = new BlendJob(core, ['translation'], [0, 0, 0, 0], 1);
+    const a = new AnimSampleBuffer(core, ['translation']);
+    const out = new AnimSampleBuffer(core, ['translation']);
+    expect(() => job.run([{ samples: a, weight: 1e39 }], out)).toThrow(/float32/);
+    job.run([{ samples: a, weight: F32_MAX }], out);
+    for (const o of [job, a, out]) o.dispose();
   });
 });

@@ -120,6 +120,9 @@ function checkResourceData(resource: AnimResource): void {
   }
 }
 
+/** The largest float32: a float64 value beyond it rounds to ±Infinity. */
+const F32_MAX = 3.4028234663852886e38;
+
 /**
  * Non-finite model-space matrices are a failure unless composing the transforms overflows float32
  * anyway: finite keys within ±1e38 can still multiply past it down a joint chain (a scale of 1e20
@@ -129,16 +132,36 @@ function checkResourceData(resource: AnimResource): void {
 function checkModelOverflow(lib: Lib, buf: Animcore.AnimSampleBuffer, binding: Animcore.JointBinding, matrices: Float32Array, what: string, notes: Notes): void {
   const reference = new Float64Array(matrices.length);
   lib.referenceLocalToModel({ samples: buf.samples.slice(), counts: buf.counts.slice() }, binding, reference as unknown as Float32Array);
-  if (reference.every((v) => Math.abs(v) <= 3.4028234663852886e38)) {
+  if (reference.every((v) => Math.abs(v) <= F32_MAX)) {
     const i = allFinite(matrices);
     throw new Failure('non-finite-model', `${what}: value ${i} is ${matrices[i]}, the float64 reference ${reference[i]}`);
   }
   notes.modelOverflow = true;
 }
 
+/**
+ * Non-finite values in a sequencer's result are a failure unless the blend overflows float32
+ * anyway: samples of keys up to ±3.4e38 extrapolated by weights up to 3.4e38 (spec §1 does not
+ * clamp them). The float64 twin of the update's blend (`referenceBlend`) decides value by value:
+ * the kernel may give ±Infinity only where the twin's value is beyond float32 with that sign.
+ */
+function checkBlendOverflow(lib: Lib, sequencer: Animcore.AnimSequencer, samples: Float32Array, what: string, notes: Notes): void {
+  const { curveTypes, rest, layers, options } = sequencer.blendInputs();
+  const reference = { samples: new Float64Array(samples.length), counts: new Uint8Array(samples.length / 4) };
+  lib.referenceBlend(curveTypes, rest, layers, reference as unknown as Animcore.SampleArrays, options);
+  for (let i = 0; i < samples.length; i++) {
+    const v = samples[i]!;
+    const r = reference.samples[i]!;
+    if (!Number.isFinite(v) && !(Math.abs(r) > F32_MAX && Math.sign(r) === Math.sign(v))) {
+      throw new Failure('non-finite-sample', `${what}: value ${i} is ${v}, the float64 reference ${r}`);
+    }
+  }
+  notes.modelOverflow = true;
+}
+
 /** What an accepted input showed that is not a failure. */
 interface Notes {
-  /** Model-space matrices overflowed float32 in the float64 reference too. */
+  /** Model-space matrices (or a sequencer's blend) overflowed float32 in the float64 reference too. */
   modelOverflow: boolean;
 }
 
@@ -218,7 +241,7 @@ async function openAndSample(lib: Lib, core: Animcore.AnimCore, input: FuzzInput
     checkResourceData(resource);
     core.load(resource, input.compression ? { compression: input.compression } : {});
     for (const clip of resource.clips.slice(0, 8)) sampleClip(lib, core, resource, clip, notes, input.compression);
-    const exported = sequence ? playSequence(lib, core, resource, Buffer.from(sequence.bytes).toString('latin1')) : resource;
+    const exported = sequence ? playSequence(lib, core, resource, Buffer.from(sequence.bytes).toString('latin1'), notes) : resource;
     return { resource, handler: opened.handler.id, exported };
   } catch (e) {
     resource.dispose();
@@ -243,7 +266,7 @@ function refusedByLimit(lib: Lib, e: unknown): boolean {
  * between them, and baked (`bakeSequence`) to a resource of finite keys, which is what the input
  * exports.
  */
-function playSequence(lib: Lib, core: Animcore.AnimCore, resource: AnimResource, text: string): AnimResource {
+function playSequence(lib: Lib, core: Animcore.AnimCore, resource: AnimResource, text: string, notes: Notes): AnimResource {
   let sequencer: Animcore.AnimSequencer;
   try {
     sequencer = lib.loadSequence(core, resource, text);
@@ -259,11 +282,11 @@ function playSequence(lib: Lib, core: Animcore.AnimCore, resource: AnimResource,
     for (const t of [0, 1e-9, 0.1, 0.5, 1, 1.5, 2, 3, Number.isFinite(end) ? end : 4, 10, 1e3, 1e9, 1e30, Number.MAX_VALUE]) {
       if (t < previous) continue;
       const result = sequencer.update(t, model ? { model } : {});
-      checkFinite(result.samples, 'non-finite-sample', `sequence at ${t} s`);
+      if (allFinite(result.samples) >= 0) checkBlendOverflow(lib, sequencer, result.samples, `sequence at ${t} s`, notes);
       if (model && allFinite(model.matrices) >= 0) {
         const reference = new Float64Array(model.matrices.length);
         lib.referenceLocalToModel({ samples: result.samples.slice(), counts: result.counts.slice() }, model.binding, reference as unknown as Float32Array);
-        if (reference.every((v) => Math.abs(v) <= 3.4028234663852886e38)) throw new Failure('non-finite-model', `sequence model space at ${t} s`);
+        if (reference.every((v) => Math.abs(v) <= F32_MAX)) throw new Failure('non-finite-model', `sequence model space at ${t} s`);
       }
       try {
         checkFinite(
@@ -285,7 +308,19 @@ function playSequence(lib: Lib, core: Animcore.AnimCore, resource: AnimResource,
       baked = lib.bakeSequence(core, resource, text, { fps: Math.min(30, RESAMPLE_KEYS / curves / length), length });
     } catch (e) {
       if (refusedByLimit(lib, e)) return resource;
-      throw e;
+      const message = e instanceof lib.UsageError ? e.message : '';
+      const overflow = /^the sequence's pose at (\S+) s overflows float32/.exec(message);
+      if (!overflow) throw e;
+      // A pose beyond float32 is no clip's: refused, if the float64 twin overflows there too.
+      const again = lib.loadSequence(core, resource, text);
+      try {
+        const samples = again.update(Number(overflow[1])).samples;
+        if (allFinite(samples) < 0) throw new Failure('non-finite-sample', `sequence bake refused (${message.slice(0, 150)}), yet the pose is finite`);
+        checkBlendOverflow(lib, again, samples, 'sequence baked', notes);
+      } finally {
+        again.dispose();
+      }
+      return resource;
     }
     for (const c of baked.clips[0]!.curves) {
       if (c.keys.encoding === 'uniform') checkFinite(c.keys.values, 'non-finite-sample', 'sequence baked');

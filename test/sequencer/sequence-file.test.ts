@@ -59,6 +59,7 @@ describe('sequence files (spec §7)', () => {
     ['an unknown enqueue mode', { jobs: [{ clip: 'walk', enqueue: 'queue' }] }, /^jobs\[0\]\.enqueue: expected one of/],
     ['an unknown mode', { jobs: [{ clip: 'walk', mode: 'subtract' }] }, /^jobs\[0\]\.mode: expected one of 'normal', 'additive'/],
     ['a negative weight', { jobs: [{ clip: 'walk', weight: -1 }] }, /^jobs\[0\]\.weight: must be ≥ 0/],
+    ['a weight beyond float32 (stored as Infinity)', { jobs: [{ clip: 'walk', weight: 1e39 }] }, /^jobs\[0\]\.weight: must be ≤ 3\.4028234663852886e\+38/],
     ['a negative threshold', { rule: 'weighted', threshold: -1, jobs: [] }, /^threshold: must be ≥ 0/],
     ['a negative at', { jobs: [{ clip: 'walk', at: -1 }] }, /^jobs\[0\]\.at: must be ≥ 0/],
     ['a negative start', { jobs: [{ clip: 'walk', start: -1 }] }, /^jobs\[0\]\.start: must be ≥ 0/],
