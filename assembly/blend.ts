@@ -1223,13 +1223,19 @@ function inverseTimes(inverse: usize, b: usize, out: usize): void {
   }
   const ax = load<f64>(inverse), ay = load<f64>(inverse, 8), az = load<f64>(inverse, 16), aw = load<f64>(inverse, 24);
   const bx = <f64>load<f32>(b), by = <f64>load<f32>(b, 4), bz = <f64>load<f32>(b, 8), bw = <f64>load<f32>(b, 12);
-  const x = ax * bw + aw * bx + ay * bz - az * by;
-  const y = ay * bw + aw * by + az * bx - ax * bz;
-  const z = az * bw + aw * bz + ax * by - ay * bx;
-  const w = aw * bw - ax * bx - ay * by - az * bz;
+  storeUnit(ax * bw + aw * bx + ay * bz - az * by, ay * bw + aw * by + az * bx - ax * bz, az * bw + aw * bz + ax * by - ay * bx, aw * bw - ax * bx - ay * by - az * bz, true, out);
+}
+
+/**
+ * The f64 quaternion (x, y, z, w) stored as f32 at `out`, normalised (a zero one as identity) —
+ * with `farOnly`, only where |q|² is outside [DELTA_MIN_SQ, DELTA_MAX_SQ].
+ */
+// @ts-ignore: decorator
+@inline
+function storeUnit(x: f64, y: f64, z: f64, w: f64, farOnly: bool, out: usize): void {
   const n = (x * x + z * z) + (y * y + w * w);
   let len: f64 = 1;
-  if (!(n >= DELTA_MIN_SQ && n <= DELTA_MAX_SQ)) {
+  if (!farOnly || !(n >= DELTA_MIN_SQ && n <= DELTA_MAX_SQ)) {
     if (n < <f64>MIN_LENGTH_SQ) {
       copy4(IDENTITY, out);
       return;
@@ -1259,20 +1265,14 @@ function nlerpFar(a: usize, b: usize, w: f32, out: usize): void {
   const s: f64 = dotF32(a, b) < 0 ? -1 : 1;
   const t = <f64>w;
   const ax = <f64>load<f32>(a), ay = <f64>load<f32>(a, 4), az = <f64>load<f32>(a, 8), aw = <f64>load<f32>(a, 12);
-  const x = ax + (s * <f64>load<f32>(b) - ax) * t;
-  const y = ay + (s * <f64>load<f32>(b, 4) - ay) * t;
-  const z = az + (s * <f64>load<f32>(b, 8) - az) * t;
-  const q = aw + (s * <f64>load<f32>(b, 12) - aw) * t;
-  const n = (x * x + z * z) + (y * y + q * q);
-  if (n < <f64>MIN_LENGTH_SQ) {
-    copy4(IDENTITY, out);
-    return;
-  }
-  const len = Math.sqrt(n);
-  store<f32>(out, <f32>(x / len));
-  store<f32>(out, <f32>(y / len), 4);
-  store<f32>(out, <f32>(z / len), 8);
-  store<f32>(out, <f32>(q / len), 12);
+  storeUnit(
+    ax + (s * <f64>load<f32>(b) - ax) * t,
+    ay + (s * <f64>load<f32>(b, 4) - ay) * t,
+    az + (s * <f64>load<f32>(b, 8) - az) * t,
+    aw + (s * <f64>load<f32>(b, 12) - aw) * t,
+    false,
+    out,
+  );
 }
 
 /** a = a ⊗ b (Hamilton product, x y z w), in f64. */

@@ -142,17 +142,30 @@ function checkModelOverflow(lib: Lib, buf: Animcore.AnimSampleBuffer, binding: A
 /**
  * Non-finite values in a sequencer's result are a failure unless the blend overflows float32
  * anyway: samples of keys up to ±3.4e38 extrapolated by weights up to 3.4e38 (spec §1 does not
- * clamp them). The float64 twin of the update's blend (`referenceBlend`) decides value by value:
- * the kernel may give ±Infinity only where the twin's value is beyond float32 with that sign.
+ * clamp them). The float64 twin of the update's blend (`referenceBlend`) decides lane by lane: the
+ * kernel may give ±Infinity (of the twin's sign) where the twin's result is beyond float32, and
+ * any non-finite value where the twin's running result leaves float32 on the way — the kernel
+ * keeps it in float32 layer by layer (normal layers in order, then additive ones), so a `priority`
+ * layer extrapolating past 3.4e38 stays ±Infinity (or ∞ − ∞) though a later one would pull it
+ * back. Running results are the twin's over each prefix of that order.
  */
 function checkBlendOverflow(lib: Lib, sequencer: Animcore.AnimSequencer, samples: Float32Array, what: string, notes: Notes): void {
   const { curveTypes, rest, layers, options } = sequencer.blendInputs();
-  const reference = { samples: new Float64Array(samples.length), counts: new Uint8Array(samples.length / 4) };
-  lib.referenceBlend(curveTypes, rest, layers, reference as unknown as Animcore.SampleArrays, options);
+  const blend = (prefix: Animcore.BlendLayer[]): Float64Array => {
+    const out = { samples: new Float64Array(samples.length), counts: new Uint8Array(curveTypes.length) };
+    lib.referenceBlend(curveTypes, rest, prefix, out as unknown as Animcore.SampleArrays, options);
+    return out.samples;
+  };
+  const reference = blend(layers);
+  const normal = layers.filter((l) => l.mode !== 'additive');
+  const additive = layers.filter((l) => l.mode === 'additive');
+  const prefixes = [...normal.map((_, k) => normal.slice(0, k + 1)), ...additive.map((_, k) => [...normal, ...additive.slice(0, k + 1)])];
+  const leaves = new Uint8Array(samples.length);
+  for (const prefix of prefixes.slice(0, -1)) blend(prefix).forEach((v, i) => (leaves[i] ||= Number(!(Math.abs(v) <= F32_MAX))));
   for (let i = 0; i < samples.length; i++) {
     const v = samples[i]!;
-    const r = reference.samples[i]!;
-    if (!Number.isFinite(v) && !(Math.abs(r) > F32_MAX && Math.sign(r) === Math.sign(v))) {
+    const r = reference[i]!;
+    if (!Number.isFinite(v) && !leaves[i] && !(Math.abs(r) > F32_MAX && Math.sign(r) === Math.sign(v))) {
       throw new Failure('non-finite-sample', `${what}: value ${i} is ${v}, the float64 reference ${r}`);
     }
   }
@@ -285,7 +298,8 @@ function playSequence(lib: Lib, core: Animcore.AnimCore, resource: AnimResource,
       if (allFinite(result.samples) >= 0) checkBlendOverflow(lib, sequencer, result.samples, `sequence at ${t} s`, notes);
       if (model && allFinite(model.matrices) >= 0) {
         const reference = new Float64Array(model.matrices.length);
-        lib.referenceLocalToModel({ samples: result.samples.slice(), counts: result.counts.slice() }, model.binding, reference as unknown as Float32Array);
+        // A blend result: every curve is read, as the update's model job reads it (a curve of count 0 holds its rest value or an additive delta on it).
+        lib.referenceLocalToModel({ samples: result.samples.slice(), counts: new Uint8Array(result.counts.length).fill(1) }, model.binding, reference as unknown as Float32Array);
         if (reference.every((v) => Math.abs(v) <= F32_MAX)) throw new Failure('non-finite-model', `sequence model space at ${t} s`);
       }
       try {
