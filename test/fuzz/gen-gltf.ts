@@ -1,12 +1,10 @@
 // Generators of valid glTF 2.0 assets (glTF 2.0 §3, §5): a node hierarchy with its rest TRS, one
 // or two animations (LINEAR, STEP or CUBICSPLINE samplers on translation, rotation, scale), and
 // sometimes a skinned mesh and a morph-target mesh with a weights channel, and animcore's
-// extras.animcore (events, Bool curves); a quarter of them with their views meshopt-compressed
-// (meshopt-views.ts); as a `.glb` (its binary
+// extras.animcore (events, Bool curves); as a `.glb` (its binary
 // chunk's floats are fields for the mutators) or as a `.gltf` with a base64 `data:` buffer.
 import { type Field, FieldWriter } from './fields.js';
 import type { Generator, Params } from './input.js';
-import { compressViews } from './meshopt-views.js';
 
 interface Accessor {
   bufferView: number;
@@ -245,8 +243,7 @@ export function glb(json: Record<string, unknown>, bin: FieldWriter): { bytes: U
 const gltfTarget =
   (container: 'glb' | 'gltf'): Generator =>
   (p) => {
-    const asset = gltfAsset(p);
-    const { json, bin } = (p.rng.chance(0.25) && compressViews(asset.json, asset.bin.finish(), p.rng)) || asset;
+    const { json, bin } = gltfAsset(p);
     if (container === 'glb') return { main: { name: 'fuzz.glb', ...glb(json, bin) }, companions: {}, mutated: 'main' };
     (json.buffers as Record<string, unknown>[])[0]!.uri = `data:application/octet-stream;base64,${Buffer.from(bin.finish()).toString('base64')}`;
     return { main: { name: 'fuzz.gltf', bytes: new Uint8Array(Buffer.from(JSON.stringify(json, null, 1))), text: true }, companions: {}, mutated: 'main' };
