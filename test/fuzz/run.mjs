@@ -1,4 +1,4 @@
-// Entry of `npm run fuzz` (see test/fuzz/main.ts for the options): loads the TypeScript fuzzer
+// Entry of `npm run fuzz` (see test/fuzz/main.ts for the options; entry.ts runs it): loads the TypeScript fuzzer
 // through Vite's module runner (a devDependency already), in the main thread and in each worker.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,8 +7,7 @@ import { runnerImport } from 'vite';
 
 const here = dirname(fileURLToPath(import.meta.url));
 if (isMainThread) {
-  const { module } = await runnerImport(join(here, 'main.ts'));
-  process.exitCode = await module.main(process.argv.slice(2), fileURLToPath(import.meta.url), join(here, '..', '..'));
+  await runnerImport(join(here, 'entry.ts'));
 } else {
   // An error while loading or running the worker would otherwise end it without a word.
   await runnerImport(join(here, 'worker.ts')).catch((e) => {
