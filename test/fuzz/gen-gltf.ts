@@ -2,7 +2,9 @@
 // or two animations (LINEAR, STEP or CUBICSPLINE samplers on translation, rotation, scale), and
 // sometimes a skinned mesh and a morph-target mesh with a weights channel, and animcore's
 // extras.animcore (events, Bool curves); as a `.glb` (its binary
-// chunk's floats are fields for the mutators) or as a `.gltf` with a base64 `data:` buffer.
+// chunk's floats are fields for the mutators), as a `.gltf` with a base64 `data:` buffer, or as a
+// `.glb` whose views are meshopt-compressed as gltfpack -c writes them.
+import { MeshoptEncoder } from 'meshoptimizer/encoder';
 import { type Field, FieldWriter } from './fields.js';
 import type { Generator, Params } from './input.js';
 
@@ -240,11 +242,46 @@ export function glb(json: Record<string, unknown>, bin: FieldWriter): { bytes: U
   return { bytes: w.finish(), fields: [...w.fields, ...bin.fields.map((f) => ({ ...f, offset: f.offset + at }))] };
 }
 
+await MeshoptEncoder.ready;
+
+/**
+ * The asset with every buffer view `EXT_meshopt_compression`-compressed (ATTRIBUTES at the view's
+ * stride, 4 when tight) into buffer 0, decoded into buffer 1, a fallback buffer without `uri`, as
+ * gltfpack -c writes files: the compressed streams are what the mutators then hit (no fields).
+ */
+function meshoptCompressed(json: Record<string, unknown>, bin: FieldWriter): FieldWriter {
+  const data = bin.finish();
+  const out = new FieldWriter(true);
+  let decoded = 0; // the fallback buffer: the compressed views end to end
+  for (const view of json.bufferViews as Record<string, unknown>[]) {
+    const stride = (view.byteStride as number | undefined) ?? 4;
+    const bytes = data.subarray(view.byteOffset as number, (view.byteOffset as number) + (view.byteLength as number));
+    if (bytes.length % stride !== 0) {
+      // Not whole 4-byte elements (three SHORT indices): plain bytes in buffer 0, as gltfpack leaves what it does not compress.
+      view.byteOffset = out.length;
+      out.bytes(bytes);
+    } else {
+      const stream = MeshoptEncoder.encodeGltfBuffer(bytes, bytes.length / stride, stride, 'ATTRIBUTES');
+      view.extensions = { EXT_meshopt_compression: { buffer: 0, byteOffset: out.length, byteLength: stream.length, byteStride: stride, mode: 'ATTRIBUTES', count: bytes.length / stride } };
+      view.buffer = 1;
+      view.byteOffset = decoded;
+      decoded += bytes.length;
+      out.bytes(stream);
+    }
+    out.bytes(new Uint8Array((4 - (out.length % 4)) % 4));
+  }
+  json.buffers = [{ byteLength: out.length }, { byteLength: decoded, extensions: { EXT_meshopt_compression: { fallback: true } } }];
+  json.extensionsUsed = ['EXT_meshopt_compression'];
+  json.extensionsRequired = ['EXT_meshopt_compression'];
+  return out;
+}
+
 const gltfTarget =
-  (container: 'glb' | 'gltf'): Generator =>
+  (container: 'glb' | 'gltf' | 'meshopt'): Generator =>
   (p) => {
     const { json, bin } = gltfAsset(p);
     if (container === 'glb') return { main: { name: 'fuzz.glb', ...glb(json, bin) }, companions: {}, mutated: 'main' };
+    if (container === 'meshopt') return { main: { name: 'fuzz.glb', ...glb(json, meshoptCompressed(json, bin)) }, companions: {}, mutated: 'main' };
     (json.buffers as Record<string, unknown>[])[0]!.uri = `data:application/octet-stream;base64,${Buffer.from(bin.finish()).toString('base64')}`;
     return { main: { name: 'fuzz.gltf', bytes: new Uint8Array(Buffer.from(JSON.stringify(json, null, 1))), text: true }, companions: {}, mutated: 'main' };
   };
@@ -252,4 +289,5 @@ const gltfTarget =
 export const GLTF_TARGETS: Record<string, Generator> = {
   'gltf-glb': gltfTarget('glb'),
   'gltf-json': gltfTarget('gltf'),
+  'gltf-meshopt': gltfTarget('meshopt'),
 };
