@@ -414,7 +414,7 @@ function blendClasses(): void {
         adds++;
       }
     }
-    const fill = fills ? max<f64>(0, <f64>tau - total) : 0;
+    const fill = fills ? fillWeight(total) : 0;
     const c8 = c << 3;
     classLinear(order + (<usize>load<u32>(CLASS_LINEAR + c8) << 2), order + (<usize>load<u32>(CLASS_LINEAR + c8, 4) << 2), ops, adds, total, fill);
     classRotation(order + (<usize>load<u32>(CLASS_ROTATION + c8) << 2), order + (<usize>load<u32>(CLASS_ROTATION + c8, 4) << 2), ops, adds, total, fill);
@@ -943,6 +943,17 @@ function normalRotationAt(i: usize): void {
   }
 }
 
+/**
+ * The rest fill's weight max(0, τ − W), W compared as f32, the precision weights are given in:
+ * weights that add up to τ (1 − f and f) fill nothing, where their f64 sum may fall short of τ
+ * by an ulp and cost a fill step per curve. W beyond f32 is +Infinity there, which fills nothing.
+ */
+// @ts-ignore: decorator
+@inline
+function fillWeight(total: f64): f64 {
+  return max<f64>(0, <f64>tau - <f64><f32>total);
+}
+
 /** After the normal layers, curves that are not rotations: the rest fill, and the rest value of undefined curves. */
 function finishLinear(): void {
   for (let j: usize = 0; j < linearCount; j++) {
@@ -950,7 +961,7 @@ function finishLinear(): void {
     const dst = out + (i << 4);
     if (weighted) {
       const total = load<f64>(totals + (i << 3));
-      const fill = max<f64>(0, <f64>tau - total);
+      const fill = fillWeight(total);
       if (fill > 0) accumulate(dst, rest + (i << 4), <f32>(fill / (total + fill)), total == 0, false);
     }
     undefinedRest(i);
@@ -966,7 +977,7 @@ function finishRotation(): void {
     if (weighted) {
       // The rest pose fills up to τ.
       const total = load<f64>(totals + (i << 3));
-      const fill = max<f64>(0, <f64>tau - total);
+      const fill = fillWeight(total);
       if (total + fill != 0) {
         if (slerp) {
           if (total == 0) copy4(rest + o, dst);
@@ -1234,18 +1245,21 @@ function inverseTimes(inverse: usize, b: usize, out: usize): void {
 @inline
 function storeUnit(x: f64, y: f64, z: f64, w: f64, farOnly: bool, out: usize): void {
   const n = (x * x + z * z) + (y * y + w * w);
-  let len: f64 = 1;
   if (!farOnly || !(n >= DELTA_MIN_SQ && n <= DELTA_MAX_SQ)) {
     if (n < <f64>MIN_LENGTH_SQ) {
       copy4(IDENTITY, out);
       return;
     }
-    len = Math.sqrt(n);
+    const len = Math.sqrt(n);
+    x /= len;
+    y /= len;
+    z /= len;
+    w /= len;
   }
-  store<f32>(out, <f32>(x / len));
-  store<f32>(out, <f32>(y / len), 4);
-  store<f32>(out, <f32>(z / len), 8);
-  store<f32>(out, <f32>(w / len), 12);
+  store<f32>(out, <f32>x);
+  store<f32>(out, <f32>y, 4);
+  store<f32>(out, <f32>z, 8);
+  store<f32>(out, <f32>w, 12);
 }
 
 /**

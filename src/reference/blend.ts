@@ -131,7 +131,8 @@ function blendWeighted(
   }
   let total = 0;
   for (const t of terms) total += t.w;
-  const fill = Math.max(0, tau - total);
+  // W compared with τ in float32, as the kernel does (weights of 1 − f and f fill nothing).
+  const fill = Math.max(0, tau - Math.fround(total));
   if (total + fill === 0) return null;
   const r: F4 = [rest[4 * i]!, rest[4 * i + 1]!, rest[4 * i + 2]!, rest[4 * i + 3]!];
   const count = Math.min(terms.length, 255);
