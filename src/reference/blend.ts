@@ -14,7 +14,7 @@ import { QUAT_MIN_LENGTH } from './sample-unity.js';
  *   w = weight × mask (rotations nlerp / slerp along the shortest arc, the rest lerp). Counts add
  *   up (saturating at 255).
  * - `weighted` (ozz `BlendingJob`, three.js `PropertyMixer`): samples with w ≤ 0 are skipped;
- *   W = Σ w; the rest value fills with weight max(0, τ − W); linear values are the weighted mean;
+ *   W = Σ w; the rest value fills with weight max(0, τ − W) (W rounded to float32 there); linear values are the weighted mean;
  *   rotations `nlerp`: normalize(Σ ±w q + fill · ±rest), each sign making the term's dot with the
  *   running sum ≥ 0; `slerp`: three.js's running slerp, then a slerp towards rest by (τ − W) / τ.
  *   Count = the number of contributing layers.
