@@ -19,6 +19,7 @@ import { createCore } from '../helpers/core.js';
 import { LocalToModelJob } from '../../src/core/index.js';
 import { fixturePath, haveFixtures } from '../helpers/fixtures.js';
 import { gltfExpected } from '../helpers/gltf-fixtures.js';
+import { gltfpackFile } from '../helpers/producer-corpus.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const results = join(root, 'test-results');
@@ -243,19 +244,20 @@ describe.skipIf(!enabled)('the viewer, driven through its UI', () => {
     return (await page.evaluate(() => window.__animcore.drawn()))!;
   }
 
-  it.skipIf(!haveFixtures('gltf'))('draws glTF as three.js reads it: CesiumMan skinned and posed as expected.json, the morph cube (.glb, and .gltf with its .bin) weighted', async () => {
+  it.skipIf(!haveFixtures('gltf'))('draws glTF as three.js reads it: CesiumMan skinned and posed as expected.json, the morph cube (.glb, and .gltf with its .bin) weighted, gltfpack -cc output decoded', async () => {
     const expected = gltfExpected().files;
     const page = await viewer();
     try {
-      const drop = async (names: string[]) =>
+      const dropFiles = async (files: { name: string; bytes: Uint8Array }[]) =>
         page.evaluate(
           (list) => {
             const data = new DataTransfer();
             for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name));
             document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
           },
-          names.map((n) => ({ name: n.split('/').pop()!, bytes: Array.from(readFileSync(fixturePath('gltf', n))) })),
+          files.map((f) => ({ name: f.name, bytes: Array.from(f.bytes) })),
         );
+      const drop = async (names: string[]) => dropFiles(names.map((n) => ({ name: n.split('/').pop()!, bytes: new Uint8Array(readFileSync(fixturePath('gltf', n))) })));
       await drop(['CesiumMan.glb']);
       await waitForFile(page, 'CesiumMan.glb');
       expect((await facts(page))['skinned meshes']).toMatch(/^1 \(/);
@@ -284,6 +286,12 @@ describe.skipIf(!enabled)('the viewer, driven through its UI', () => {
       }
       await page.evaluate(() => window.__animcore.setTime(1.4));
       await page.screenshot({ path: join(results, 'viewer-ui-gltf-morph.png') });
+      // gltfpack -cc output (meshopt-compressed views): drawn by GLTFLoader with the decoder, skinned.
+      const packed = await gltfpackFile('CesiumMan.glb', ['-cc']);
+      await dropFiles([{ name: 'CesiumMan-cc.glb', bytes: packed.files.get(packed.main)! }]);
+      await waitForFile(page, 'CesiumMan-cc.glb');
+      expect(await page.$$('.error')).toHaveLength(0);
+      expect((await facts(page))['skinned meshes']).toMatch(/^1 \(/);
       expect((page as Page & { uncaught: Error[] }).uncaught).toEqual([]);
     } finally {
       await page.close();

@@ -2,6 +2,7 @@ import type { AnimCore, AnimResource, AnimSequencer, NamedBytes, SequenceFile } 
 import { fromGltfLoader, type GltfLoaderResource, ScenePlayer, SequencePlayer } from 'animcore/three';
 import * as THREE from 'three';
 import { type GLTF, GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { LayeredPlayback } from './layered-playback.js';
 
 /** A glTF file as three.js's `GLTFLoader` reads it, and that scene as an animcore resource. */
@@ -12,7 +13,8 @@ export interface LoadedGltf {
 
 /**
  * Reads the glTF `main` of a dropped set with three.js's `GLTFLoader` (meshes, materials,
- * textures, skins, morph targets, as a three.js app shows the file); the `.bin` and images a
+ * textures, skins, morph targets, as a three.js app shows the file; meshopt-compressed views
+ * decoded); the `.bin` and images a
  * `.gltf` names come from the other files of the set (by file name), `data:` URIs as they are.
  * The scene becomes a resource (`fromGltfLoader`) loaded in `core`.
  */
@@ -30,7 +32,8 @@ export async function loadGltf(core: AnimCore, main: NamedBytes, files: readonly
   });
   try {
     const bytes = main.bytes;
-    const gltf = await new GLTFLoader(manager).parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, '');
+    // gltfpack -c / -cc files (EXT_meshopt_compression): the decoder animcore's reader uses too.
+    const gltf = await new GLTFLoader(manager).setMeshoptDecoder(MeshoptDecoder).parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, '');
     const source = fromGltfLoader(gltf);
     core.load(source.resource);
     return { gltf, source };
