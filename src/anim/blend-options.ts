@@ -1,3 +1,4 @@
+import { UsageError } from '../errors.js';
 import type { SampleArrays } from './sample-options.js';
 
 /**
@@ -13,6 +14,15 @@ export type BlendMode = 'normal' | 'additive';
 
 /** The largest blend weight: the largest float32, as the kernel stores weights. */
 export const MAX_WEIGHT = 3.4028234663852886e38;
+
+/**
+ * Refuses a weight the kernels cannot hold: not in [`min`, `MAX_WEIGHT`] (NaN, ±Infinity, or a
+ * float64 beyond float32, which the kernels would store as Infinity and blend into NaN).
+ * @throws UsageError naming `name`
+ */
+export function checkWeight(name: string, weight: number, min = -MAX_WEIGHT): void {
+  if (!(weight >= min && weight <= MAX_WEIGHT)) throw new UsageError(`${name} must be in [${min}, ${MAX_WEIGHT}] (float32), got ${weight}`);
+}
 
 /**
  * The range of |Δq|² in which an additive rotation delta keeps its length (spec sequencer.md §4

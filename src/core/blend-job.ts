@@ -5,7 +5,7 @@ import {
   LAYER_FLAGS, LAYER_KIND, LAYER_MASK, LAYER_MODE, LAYER_NORMAL, LAYER_REFERENCE, LAYER_REFERENCE_COUNTS, LAYER_REFERENCE_INVERSE, LAYER_SAMPLES, LAYER_SLOT_RANGES,
   LAYER_SIZE, LAYER_TIME, LAYER_TIME_FACTOR, LAYER_WEIGHT,
 } from '../../assembly/layout.js';
-import { MAX_WEIGHT } from '../anim/blend-options.js';
+import { checkWeight } from '../anim/blend-options.js';
 import type { AnimClip, BlendMode, BlendOptions, CurveType, SampleOptions } from '../anim/index.js';
 import { UsageError } from '../errors.js';
 import { rotationsLast } from './clip-layout.js';
@@ -185,7 +185,7 @@ export class BlendJob {
         b.checkLive();
         if (b.curveCount !== n) throw new UsageError(`layer ${j}: buffer has ${b.curveCount} curves, the job ${n}`);
       }
-      if (!(layer.weight >= 0 && layer.weight <= MAX_WEIGHT)) throw new UsageError(`layer ${j}: weight must be in [0, ${MAX_WEIGHT}] (float32), got ${layer.weight}`);
+      checkWeight(`layer ${j}: weight`, layer.weight, 0);
       const mask = layer.mask ?? null;
       if (mask && (mask.ptr === 0 || mask.curveCount !== n)) throw new UsageError(`layer ${j}: the mask is disposed or not of ${n} curves`);
       this.prepareSampling(j, layer, table + j * LAYER_SIZE);

@@ -1,4 +1,5 @@
 import type { MixOptions } from '../anim/index.js';
+import { checkWeight } from '../anim/blend-options.js';
 import { UsageError } from '../errors.js';
 import { FLAG_SLERP } from '../../assembly/layout.js';
 import type { KernelRuntime, RuntimeOwner } from './runtime.js';
@@ -19,14 +20,14 @@ export class AnimMixer {
 
   /**
    * @param weight b's share, usually in [0, 1] (other finite values extrapolate)
-   * @throws UsageError when the buffers differ in curve count or `weight` is not finite
+   * @throws UsageError when the buffers differ in curve count or `weight` is not finite or beyond float32
    */
   mix(a: AnimSampleBuffer, b: AnimSampleBuffer, weight: number, out: AnimSampleBuffer, options: MixOptions = {}): void {
     for (const buf of [a, b, out]) buf.checkLive();
     if (a.curveCount !== b.curveCount || a.curveCount !== out.curveCount) {
       throw new UsageError(`buffers differ in curve count: ${a.curveCount}, ${b.curveCount}, ${out.curveCount}`);
     }
-    if (!Number.isFinite(weight)) throw new UsageError(`weight must be finite, got ${weight}`);
+    checkWeight('weight', weight);
     this.runtime.kernel.mixSamples(
       a.mixCurvesPtr,
       a.mixLinearCount,

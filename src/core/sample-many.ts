@@ -1,4 +1,5 @@
 import { type AnimClip, AnimResource, bindJoints, type SampleOptions, type BlendMode, type BlendOptions, type JointBinding, restValue, type RotationMode, type Skeleton } from '../anim/index.js';
+import { checkWeight } from '../anim/blend-options.js';
 import { UsageError } from '../errors.js';
 import {
   CURSOR_BYTES_PER_CURVE,
@@ -507,7 +508,8 @@ export class SampleManyJob {
    * @param weights `mixWith`'s share per instance (required with `mixWith`; usually in [0, 1])
    * @param timesB seconds per instance for `mixWith`; default `times`
    * @throws UsageError when arrays are longer than `instances`, shorter than `times`, hold
-   *   non-finite numbers, when `weights` is missing with `mixWith`, or after `dispose()`
+   *   non-finite numbers or weights beyond float32 (negative ones with `layers`), when `weights`
+   *   is missing with `mixWith`, or after `dispose()`
    */
   run(times: ArrayLike<number>, weights?: ArrayLike<number>, timesB?: ArrayLike<number>): void {
     if (this.layerCount > 0) {
@@ -523,7 +525,7 @@ export class SampleManyJob {
     if (this.mixWith !== null) {
       if (weights === undefined) throw new UsageError('mixing needs a weight per instance');
       const b = timesB ?? times;
-      checkFinite('weights', weights, n);
+      for (let i = 0; i < n; i++) checkWeight(`weights[${i}]`, weights[i]!);
       checkFinite('timesB', b, n);
       const f32 = this.runtime.f32;
       const wAt = this.arrayAt(SM_WEIGHTS) >>> 2;
@@ -552,8 +554,8 @@ export class SampleManyJob {
     if (n > this.instances) throw new UsageError(`${n} instances' times for a job of ${this.instances} instances`);
     if (weights === undefined) throw new UsageError('layers need a weight per instance and layer');
     checkFinite('times', times, n * lanes);
-    checkFinite('weights', weights, n * lanes);
-    for (let i = 0; i < n * lanes; i++) if (weights[i]! < 0) throw new UsageError(`weights[${i}] is negative: ${weights[i]}`);
+    if (weights.length < n * lanes) throw new UsageError(`weights holds ${weights.length} numbers, need ${n * lanes}`);
+    for (let i = 0; i < n * lanes; i++) checkWeight(`weights[${i}]`, weights[i]!, 0);
     this.checkClips();
     this.runtime.f64.set(times, this.arrayAt(SM_TIMES) >>> 3);
     const w = weights.length === n * lanes ? weights : Array.prototype.slice.call(weights, 0, n * lanes);

@@ -1,6 +1,6 @@
 import type { BlendLayer, BlendOptions, CurveType, SampleArrays } from '../anim/index.js';
 import { quatInverse, quatMultiply } from '../anim/quaternion.js';
-import { DELTA_LENGTH_SQ, MAX_WEIGHT } from '../anim/blend-options.js';
+import { checkWeight, DELTA_LENGTH_SQ } from '../anim/blend-options.js';
 import { UsageError } from '../errors.js';
 import { type F4, lerp4, nlerp, normalize, slerp } from './quat.js';
 import { QUAT_MIN_LENGTH } from './sample-unity.js';
@@ -48,7 +48,7 @@ export function referenceBlend(
   checkArrays(out, n, 'out');
   layers.forEach((l, j) => {
     checkArrays(l.samples, n, `layer ${j}`);
-    if (!(l.weight >= 0 && l.weight <= MAX_WEIGHT)) throw new UsageError(`layer ${j}: weight must be in [0, ${MAX_WEIGHT}] (float32), got ${l.weight}`);
+    checkWeight(`layer ${j}: weight`, l.weight, 0);
     if (l.mask && l.mask.length < n) throw new UsageError(`layer ${j}: mask holds fewer than ${n} curves`);
     if (l.mode === 'additive') {
       if (!l.reference) throw new UsageError(`layer ${j}: an additive layer needs its reference samples`);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BlendOptions } from '../../src/anim/index.js';
-import { type AnimCore, localToModel } from '../../src/core/index.js';
+import { type AnimCore, AnimSampleBuffer, localToModel } from '../../src/core/index.js';
 import { bindJoints } from '../../src/anim/index.js';
 import { PoseLayout } from '../../src/sequencer/index.js';
 import { BUILDS, createCore } from '../helpers/core.js';
@@ -76,7 +76,17 @@ describe.each(BUILDS)('SampleManyJob with layers (%s build)', (build) => {
     expect(() => core.createSampleMany({ clip: walk, mixWith: walk, layers: [{ clip: walk }], instances: 1 })).toThrow(/not both/);
     const job = core.createSampleMany({ clip: walk, layers: [{ clip: walk }, { clip: walk }], instances: 2 });
     expect(() => job.run([0, 0, 0], [1, 1, 1])).toThrow(/multiple of the 2 layers/);
-    expect(() => job.run([0, 0], [1, -1])).toThrow(/negative/);
+    expect(() => job.run([0, 0], [1, -1])).toThrow(/weights\[1\] must be in \[0, /);
+    // Stored as float32: a weight beyond it would be Infinity there and blend into NaN.
+    for (const w of [1e39, Infinity, NaN]) expect(() => job.run([0, 0], [1, w])).toThrow(/weights\[1\] must be in \[0, 3.4028234663852886e\+38\] \(float32\)/);
+    job.run([0, 0], [1, 3.4028234663852886e38]);
     job.dispose();
+    const mixing = core.createSampleMany({ clip: walk, mixWith: walk, instances: 1 });
+    expect(() => mixing.run([0], [-1e39])).toThrow(/weights\[0\] must be in \[-3.4028234663852886e\+38, /);
+    mixing.run([0], [-2]);
+    mixing.dispose();
+    const a = new AnimSampleBuffer(core, walk.curves.map((c) => c.type));
+    expect(() => core.mixer.mix(a, a, 1e39, a)).toThrow(/weight must be in/);
+    a.dispose();
   });
 });
