@@ -85,7 +85,7 @@ describe.each(BUILDS)('SampleManyJob with layers (%s build)', (build) => {
     expect(() => mixing.run([0], [-1e39])).toThrow(/weights\[0\] must be in \[-3.4028234663852886e\+38, /);
     mixing.run([0], [-2]);
     mixing.dispose();
-    const a = new AnimSampleBuffer(core, walk.curves.map((c) => c.type));
+    const a = new AnimSampleBuffer(core, walk.curves.map((c) => c.curveType));
     expect(() => core.mixer.mix(a, a, 1e39, a)).toThrow(/weight must be in/);
     a.dispose();
   });
