@@ -9,7 +9,7 @@ export interface Rate {
 
 const quick = new URLSearchParams(location.search).has('quick');
 const ROUNDS = quick ? 3 : 7;
-const ROUND_MS = quick ? 150 : 600;
+const ROUND_MS = quick ? 100 : 600;
 
 const medianOf = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -18,7 +18,7 @@ const medianOf = (values: number[]): number => {
 
 /**
  * Units per second of `frame`, which does `unitsPerFrame` units (e.g. joints × instances), over
- * 7 rounds of 600 ms (3 of 150 ms with `?quick`) after a warm-up round.
+ * 7 rounds of 600 ms (3 of 100 ms with `?quick`) after a warm-up round.
  */
 export function measure(frame: () => void, unitsPerFrame: number): Rate {
   const rates: number[] = [];
