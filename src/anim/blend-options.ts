@@ -21,8 +21,23 @@ export const MAX_WEIGHT = 3.4028234663852886e38;
  * @throws UsageError naming `name`
  */
 export function checkWeight(name: string, weight: number, min = -MAX_WEIGHT): void {
-  if (!(weight >= min && weight <= MAX_WEIGHT)) throw new UsageError(`${name} must be in [${min}, ${MAX_WEIGHT}] (float32), got ${weight}`);
+  if (!(weight >= min && weight <= MAX_WEIGHT)) throw weightError(name, weight, min);
 }
+
+/**
+ * `checkWeight` over `weights[0 … n − 1]`, the name built only for the one refused (a job's
+ * weights are checked every frame).
+ * @throws UsageError naming `name[i]`, or `name` when it holds fewer than `n` numbers
+ */
+export function checkWeights(name: string, weights: ArrayLike<number>, n: number, min = -MAX_WEIGHT): void {
+  if (weights.length < n) throw new UsageError(`${name} holds ${weights.length} numbers, need ${n}`);
+  for (let i = 0; i < n; i++) {
+    const w = weights[i]!;
+    if (!(w >= min && w <= MAX_WEIGHT)) throw weightError(`${name}[${i}]`, w, min);
+  }
+}
+
+const weightError = (name: string, weight: number, min: number) => new UsageError(`${name} must be in [${min}, ${MAX_WEIGHT}] (float32), got ${weight}`);
 
 /**
  * The range of |Δq|² in which an additive rotation delta keeps its length (spec sequencer.md §4

@@ -1,5 +1,5 @@
 import { type AnimClip, AnimResource, bindJoints, type SampleOptions, type BlendMode, type BlendOptions, type JointBinding, restValue, type RotationMode, type Skeleton } from '../anim/index.js';
-import { checkWeight } from '../anim/blend-options.js';
+import { checkWeights } from '../anim/blend-options.js';
 import { UsageError } from '../errors.js';
 import {
   CURSOR_BYTES_PER_CURVE,
@@ -525,7 +525,7 @@ export class SampleManyJob {
     if (this.mixWith !== null) {
       if (weights === undefined) throw new UsageError('mixing needs a weight per instance');
       const b = timesB ?? times;
-      for (let i = 0; i < n; i++) checkWeight(`weights[${i}]`, weights[i]!);
+      checkWeights('weights', weights, n);
       checkFinite('timesB', b, n);
       const f32 = this.runtime.f32;
       const wAt = this.arrayAt(SM_WEIGHTS) >>> 2;
@@ -554,8 +554,7 @@ export class SampleManyJob {
     if (n > this.instances) throw new UsageError(`${n} instances' times for a job of ${this.instances} instances`);
     if (weights === undefined) throw new UsageError('layers need a weight per instance and layer');
     checkFinite('times', times, n * lanes);
-    if (weights.length < n * lanes) throw new UsageError(`weights holds ${weights.length} numbers, need ${n * lanes}`);
-    for (let i = 0; i < n * lanes; i++) checkWeight(`weights[${i}]`, weights[i]!, 0);
+    checkWeights('weights', weights, n * lanes, 0);
     this.checkClips();
     this.runtime.f64.set(times, this.arrayAt(SM_TIMES) >>> 3);
     const w = weights.length === n * lanes ? weights : Array.prototype.slice.call(weights, 0, n * lanes);
