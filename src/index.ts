@@ -9,7 +9,7 @@ export * from './formats/meteor/index.js';
 export * from './formats/aaf/index.js';
 export { FORMAT_HANDLERS, companionRoles, detectFormat, formatHandler, type Detection } from './formats/registry.js';
 export type { CompanionRole, Detected, FormatHandler, FormatInput } from './formats/handler.js';
-export { baseName, companionByName, resolveCompanions, type CompanionUse, type Folder, type ResolvedCompanions } from './formats/companions.js';
+export { baseName, companionByName, resolveCompanions, type CompanionUse, type Folder, type ResolvedCompanions, type ResourceRead } from './formats/companions.js';
 export {
   openFileSet,
   openFormatFile,

@@ -16,6 +16,8 @@ export interface BatchInput {
   subfolder: string;
   /** The path relative to its walk root, `/`-separated (`--shard` hashes it): see `WalkRecord.key`. */
   key: string;
+  /** The folder the files it names must lie in (`openFile`'s `root`): the walked folder or a glob's fixed prefix; undefined for a file named directly (its own folder). */
+  root?: string;
   /** The format the folder walk detected, handed to the conversion so the file is not detected (parsed) again. */
   detection?: Detection;
   /** A walked file no format detects, whose extension is this format's: it is read as this format (and fails with the reader's reason). */
@@ -140,7 +142,7 @@ export async function expandInputs(paths: readonly string[], maxInputBytes: numb
       const kind = kinds.get(path);
       const sub = folder.folders.get(path);
       if (sub) classify(sub, named);
-      else if (kind?.input) add({ path, subfolder: relative(root, dir), key: keyOf(root, path), ...kind.input });
+      else if (kind?.input) add({ path, subfolder: relative(root, dir), key: keyOf(root, path), root, ...kind.input });
       else if (kind?.skip) skipped.push({ path, key: keyOf(root, path), ...kind.skip });
     }
     return inputs.length - before;
@@ -169,7 +171,7 @@ export async function expandInputs(paths: readonly string[], maxInputBytes: numb
     const base = literalPrefix(p);
     const matches = await glob(p, { onlyFiles: true, expandDirectories: false });
     if (matches.length === 0) throw new UsageError(`${p}: no file matches`);
-    for (const m of matches.sort()) steps.push({ input: { path: m, subfolder: relative(base, dirname(m)), key: keyOf(base, m) } });
+    for (const m of matches.sort()) steps.push({ input: { path: m, subfolder: relative(base, dirname(m)), key: keyOf(base, m), root: base } });
   }
   const named = namedFiles(steps.flatMap((step) => ('folder' in step && step.folder ? [step.folder] : [])));
   for (const step of steps) {

@@ -27,6 +27,8 @@ import { outputFiles, type Target } from './output-names.js';
 /** One file of a resample batch, as sent to a worker (plain data). */
 export interface ConvertJob {
   input: string;
+  /** The folder the files the input names must lie in (`BatchInput.root`); undefined: the input's own. */
+  root?: string;
   /** Output base: `--out` joined with the base from `outputBases`. */
   outputBase: string;
   target: Target;
@@ -284,6 +286,7 @@ async function convert(core: AnimCore, job: ConvertJob): Promise<ConvertResult> 
   let opened: Awaited<ReturnType<typeof openFile>>;
   try {
     opened = await openFile(job.input, {
+      ...(job.root !== undefined && { root: job.root }),
       ...(job.companions && { companions: job.companions }),
       ...(format !== undefined && { format }),
       ...(detection && { detection }),

@@ -1,7 +1,8 @@
+import { dirname } from 'node:path';
 import { type OpenedFile, type OpenFileOptions, openFile as openLibraryFile } from '../formats/open-file.js';
 import { DEFAULT_MAX_INPUT_MB, readInputFile } from './read-input.js';
 
-/** How the CLI opens a file: the library's options, less the reader, plus the size limit. */
+/** How the CLI opens a file: the library's options, less the reader, plus the size limit; `root` defaults to the file's own folder. */
 export interface CliOpenOptions extends Omit<OpenFileOptions, 'read'> {
   /** Largest file read, in bytes (`--max-input-mb`); default `DEFAULT_MAX_INPUT_MB` MiB. */
   maxInputBytes?: number;
@@ -26,6 +27,7 @@ export async function openFile(path: string, options: CliOpenOptions = {}): Prom
   let bytes = 0;
   const read: ReadFile[] = [];
   const opened = await openLibraryFile(path, {
+    root: dirname(path),
     ...rest,
     read: (p) => {
       const b = readInputFile(p, maxInputBytes);

@@ -247,6 +247,7 @@ async function batchJobs(paths: readonly string[], options: ResampleCommandOptio
     const known = (f: string) => [...(recorded.get(f) ?? []), ...(before?.outputs.filter((o) => resolve(o.path) === f).map((o) => o.sha256) ?? [])];
     return [{
       input: input.path,
+      ...(input.root !== undefined && { root: input.root }),
       outputBase: bases[i]!,
       target: options.to,
       fps: options.fps,

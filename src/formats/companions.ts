@@ -12,11 +12,15 @@ export interface Folder {
   read(name: string): Uint8Array;
   /**
    * Bytes of a file by a relative path with folders (`textures/skin.png`, `../shared.bin`: a glTF
-   * names its buffers and images so), or undefined when there is none. Absent where files have no
-   * folders (a drop): such names are then not found.
+   * names its buffers and images so), undefined when there is none, or why it is not read (a path
+   * out of `openFile`'s `root`). Absent where files have no folders (a drop): such names are then
+   * not found.
    */
-  readPath?(path: string): Uint8Array | undefined;
+  readPath?(path: string): ResourceRead;
 }
+
+/** A file another one names, as a reader gives it: the bytes, undefined (no such file), or why it will not read it (after the name, e.g. "is outside …"). */
+export type ResourceRead = Uint8Array | undefined | { refused: string };
 
 /** How a companion was found: given by the caller, beside the main file by name, or paired by content. */
 export interface CompanionUse {

@@ -1,4 +1,5 @@
 import type { AnimResource } from '../anim/index.js';
+import type { ResourceRead } from './companions.js';
 
 /**
  * A companion file a format opens with its main file (a skeleton, a pose table, a scene). The CLI
@@ -49,9 +50,9 @@ export interface FormatInput<P = unknown> {
   /**
    * Bytes of another file the main one names, for formats that reference files by name: a name
    * beside it (case-insensitive), or a relative path with folders (`Folder.readPath`); undefined
-   * when there is none.
+   * when there is none, `{ refused }` when the folder will not read it.
    */
-  sibling(name: string): Uint8Array | undefined;
+  sibling(name: string): ResourceRead;
 }
 
 /**

@@ -12,6 +12,15 @@ export interface OpenFileOptions {
   detection?: Detection;
   /** Reads a whole file; default `fs.readFileSync`. The CLI passes one that reads regular files only, up to a size limit. */
   read?: (path: string) => Uint8Array;
+  /**
+   * The folder that files the document names by relative path (a glTF's buffers and images) must
+   * lie in once `..` is applied; one outside it is refused (a buffer: FormatError `bad-uri`; an
+   * image: left out with a warning), so a hostile `.gltf` cannot make a batch read and copy
+   * `../../../etc/passwd`. Default: no limit but relative paths, as glTF-Transform's `NodeIO` reads
+   * them. The CLI passes the walked folder (or a glob's fixed prefix), or the folder of a file it
+   * names directly.
+   */
+  root?: string;
 }
 
 /** What `openFile` opened: `openFormatFile`'s result and the path. */
@@ -37,15 +46,23 @@ export async function openFile(path: string, options: OpenFileOptions = {}): Pro
   const fsModule = 'node:fs';
   const pathModule = 'node:path';
   const fs = (await import(/* @vite-ignore */ fsModule)) as typeof import('node:fs');
-  const { isAbsolute, join } = (await import(/* @vite-ignore */ pathModule)) as typeof import('node:path');
+  const { isAbsolute, join, relative, resolve, sep } = (await import(/* @vite-ignore */ pathModule)) as typeof import('node:path');
   const read = options.read ?? ((p: string) => new Uint8Array(fs.readFileSync(p)));
   const dir = path.slice(0, Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1); // '' or ending in a separator
   let names: string[] | undefined;
   const folder: Folder = {
     names: () => (names ??= fs.readdirSync(dir || '.')),
     read: (name) => read(dir + name),
-    // Relative paths only, as glTF's URIs are (an absolute one names no file of the set).
-    readPath: (rel) => (isAbsolute(rel) || !fs.existsSync(join(dir, rel)) ? undefined : read(join(dir, rel))),
+    // Relative paths only, as glTF's URIs are (an absolute one names no file of the set), inside `root` when given.
+    readPath: (rel) => {
+      if (isAbsolute(rel)) return undefined;
+      const target = join(dir, rel);
+      if (options.root !== undefined) {
+        const inside = relative(resolve(options.root), resolve(target));
+        if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return { refused: `is outside ${options.root}, the folder files may be read from` };
+      }
+      return fs.existsSync(target) ? read(target) : undefined;
+    },
   };
   const companions = Object.fromEntries(Object.entries(options.companions ?? {}).map(([role, file]) => [role, { file, bytes: read(file) }]));
   const opened = await openFormatFile({ name: path, bytes: read(path) }, {

@@ -154,4 +154,18 @@ describe.skipIf(!haveFixtures('gltf'))("a .gltf's buffers and images in a folder
     const files = (d: string) => new Map([...tree(d)].filter(([p]) => !p.startsWith('.')));
     expect(files(out)).toEqual(files(fresh));
   });
+
+  it('are read only inside the walked folder (or, for a file named directly, its own): a hostile ../ buffer fails its .gltf alone', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'scene', 'steal.gltf'), JSON.stringify({ asset: { version: '2.0' }, buffers: [{ uri: '../../../../../../etc/hostname', byteLength: 4 }] }));
+    const out = tmp('gltf-refs-root');
+    const walked = animcore(['resample', join(dir, 'scene'), '--fps', '30', '--out', out]);
+    expect(walked.status).toBe(1);
+    const failed = walked.stdout.split('\n').filter((l) => l.startsWith('FAILED'));
+    expect(failed.map((l) => l.split(': ')[0])).toEqual([`FAILED ${join(dir, 'scene', 'cube.gltf')}`, `FAILED ${join(dir, 'scene', 'steal.gltf')}`]);
+    expect(failed[0]).toContain(`"../shared/cube.bin" is outside ${join(dir, 'scene')}, the folder files may be read from (at /buffers/0/uri)`);
+    expect(failed[1]).toContain('"../../../../../../etc/hostname" is outside');
+    const named = animcore(['info', join(dir, 'scene', 'cube.gltf')]);
+    expect([named.status, named.stderr]).toEqual([1, expect.stringContaining(`"../shared/cube.bin" is outside ${join(dir, 'scene')}`)]);
+  });
 });

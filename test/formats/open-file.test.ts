@@ -33,7 +33,7 @@ describe('openFile', () => {
     expect(given.resource.skins[0]!.positions.length).not.toBe(found.resource.skins[0]!.positions.length);
   });
 
-  it.skipIf(!haveFixtures('gltf'))('reads the buffers and images a glTF names by relative paths with folders, never by an absolute path', async () => {
+  it.skipIf(!haveFixtures('gltf'))('reads the buffers and images a glTF names by relative paths with folders, never by an absolute path nor out of `root`', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'animcore-open-paths-'));
     for (const d of ['scene', 'scene/textures', 'shared']) mkdirSync(join(dir, d));
     const cube = 'AnimatedMorphCube-Quantized/AnimatedMorphCube';
@@ -46,7 +46,16 @@ describe('openFile', () => {
     expect(shape(opened.resource)).toEqual(shape(await openGltf({ gltf: readFileSync(fixturePath('gltf', `${cube}.gltf`)), resources: (uri) => readFileSync(fixturePath('gltf', join('AnimatedMorphCube-Quantized', uri))) })));
     expect([...gltfSource(opened.resource)!.images.values()].map((bytes) => [...bytes])).toEqual([[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7]]);
     writeFileSync(join(dir, 'scene', 'absolute.gltf'), gltf(join(dir, 'shared', 'cube.bin')));
-    await expect(openFile(join(dir, 'scene', 'absolute.gltf'))).rejects.toThrow(/buffer file ".*cube\.bin" not found \(at \/buffers\/0\/uri\)/);
+    await expect(openFile(join(dir, 'scene', 'absolute.gltf'))).rejects.toThrow(/".*cube\.bin" is an absolute path; only relative file URIs and data: URIs are read \(at \/buffers\/0\/uri\)/);
+    // With a root, `..` may climb only within it: the buffer out of it is refused, an image left out.
+    const rooted = await openFile(join(dir, 'scene', 'cube.gltf'), { root: dir });
+    expect(shape(rooted.resource)).toEqual(shape(opened.resource));
+    await expect(openFile(join(dir, 'scene', 'cube.gltf'), { root: join(dir, 'scene') })).rejects.toThrow(
+      new RegExp(`"\\.\\./shared/cube\\.bin" is outside ${join(dir, 'scene').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, the folder files may be read from \\(at /buffers/0/uri\\)`),
+    );
+    writeFileSync(join(dir, 'shared', 'cube.gltf'), JSON.stringify({ ...json, buffers: [{ ...json.buffers[0], uri: 'cube.bin' }], images: [{ uri: '../scene/textures/skin.png' }] }));
+    const imageOut = await openFile(join(dir, 'shared', 'cube.gltf'), { root: join(dir, 'shared') });
+    expect(imageOut.resource.warnings).toContain(`/images/0: "../scene/textures/skin.png" is outside ${join(dir, 'shared')}, the folder files may be read from; left out`);
   });
 
   it('throws the file system\'s error for a missing file, FormatError for a file of no format, UsageError for an unknown format id', async () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/errors.js';
 import { MAX_JSON_DEPTH } from '../../src/formats/gltf/container.js';
+import type { GltfResourceReader } from '../../src/formats/gltf/buffers.js';
 import { openGltf } from '../../src/formats/gltf/index.js';
 import { haveFixtures, readFixture } from '../helpers/fixtures.js';
 import { f32Bytes, packGlb, unpackGlb } from '../helpers/glb.js';
@@ -26,7 +27,7 @@ function smallGltf(): { json: any; bin: Uint8Array } {
   return { json, bin };
 }
 
-async function formatError(bytes: Uint8Array, resources?: (uri: string) => Uint8Array | undefined): Promise<FormatError> {
+async function formatError(bytes: Uint8Array, resources?: GltfResourceReader): Promise<FormatError> {
   try {
     await openGltf({ gltf: bytes, resources });
   } catch (e) {
@@ -160,6 +161,31 @@ describe('bad glTF ends in a FormatError that says where', () => {
     expect([e.pointer, e.code]).toEqual(['/extensionsRequired/0', 'unsupported']);
     e = await formatError(edited((j) => (j.asset.version = '1.0')));
     expect(e.pointer).toBe('/asset/version');
+  });
+
+  it('refuses a buffer URI that names no relative file (scheme, absolute path, bad escape) or that the reader refuses; an image one is left out with a warning', async () => {
+    const { json, bin } = smallGltf();
+    const asked: string[] = [];
+    const files = (uri: string) => (asked.push(uri), uri.startsWith('../') ? { refused: 'is outside the test root' } : uri.endsWith('.bin') ? bin : undefined);
+    const withBuffer = (uri: string) => new TextEncoder().encode(JSON.stringify({ ...json, buffers: [{ byteLength: bin.length, uri }] }));
+    for (const uri of ['/etc/passwd', '%2Fetc%2Fpasswd', '\\\\host\\share\\keys.bin', 'file:///etc/passwd', 'C:\\keys.bin', '%zz.bin', '../keys.bin']) {
+      const e = await formatError(withBuffer(uri), files);
+      expect([e.pointer, e.code], uri).toEqual(['/buffers/0/uri', 'bad-uri']);
+    }
+    expect(asked).toEqual(['../keys.bin']);
+    expect((await formatError(withBuffer('../keys.bin'), files)).message).toMatch(/"\.\.\/keys\.bin" is outside the test root \(at \/buffers\/0\/uri\)/);
+    for (const uri of ['keys.bin', 'sub/../keys.bin', 'my%20keys.bin']) {
+      const r = await openGltf({ gltf: withBuffer(uri), resources: files });
+      expect(r.clips[0]!.curves[0]!.keys, uri).toMatchObject({ times: Float32Array.of(0, 1) });
+    }
+    json.images = [{ uri: '../textures/skin.png' }, { uri: 'https://example.com/skin.png' }, { uri: 'skin.png' }];
+    const r = await openGltf({ gltf: packGlb(json, bin), resources: files });
+    expect(r.clips).toHaveLength(1);
+    expect(r.warnings.filter((w) => w.startsWith('/images/'))).toEqual([
+      '/images/0: "../textures/skin.png" is outside the test root; left out',
+      '/images/1: only relative file URIs and data: URIs are read, not "https://example.com/skin.png"; left out',
+      '/images/2: image file "skin.png" not found; left out',
+    ]);
   });
 
   it('refuses a name that is not a string (names become clip, joint, mesh and skin names; fuzz: an animation named 5 exported as such)', async () => {

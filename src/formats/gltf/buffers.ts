@@ -1,16 +1,18 @@
+import type { ResourceRead } from '../companions.js';
 import { BufferUtils } from '@gltf-transform/core';
 import { shorten } from '../text.js';
 import { array, fail, integer, type JsonObject, object, optionalString } from './json-fields.js';
 import { decodeMeshoptFallbacks, isMeshoptFallback } from './meshopt.js';
 
 /** Characters of a URI an error message shows: whole paths, but one line whatever the file holds. */
-const URI_MAX = 200;
+export const URI_MAX = 200;
 
 /**
  * Reads a file a glTF document names by relative URI (an external `.bin` buffer, an image), given
- * the URI with its percent-escapes decoded; `undefined` when there is no such file.
+ * the URI with its percent-escapes decoded; `undefined` when there is no such file, `{ refused }`
+ * (why, after the URI) when the reader will not read it (`openFile`'s `root`).
  */
-export type GltfResourceReader = (uri: string) => Uint8Array | undefined | Promise<Uint8Array | undefined>;
+export type GltfResourceReader = (uri: string) => ResourceRead | Promise<ResourceRead>;
 
 /**
  * The bytes of every buffer of the document (glTF 2.0 §3.6.1): the GLB `BIN` chunk for a buffer
@@ -62,21 +64,43 @@ export function decodeDataUri(uri: string, pointer: string): Uint8Array {
   }
 }
 
-/** The relative file path a URI names (percent-escapes decoded), or why it names none (`data:` and other schemes, a bad escape). */
-export function uriPath(uri: string): { path: string } | { scheme: string } | { invalid: true } {
+/**
+ * The relative file path a URI names (percent-escapes decoded), or why it names none: `data:` and
+ * other schemes, a bad escape, an absolute path (glTF 2.0 §3.3 resolves URIs against the document;
+ * an absolute one would read any file the process can). Climbing with `..` is the reader's call
+ * (`openFile`'s `root`).
+ */
+export function uriPath(uri: string): { path: string } | { scheme: string } | { invalid: true } | { absolute: true } {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1];
   if (scheme !== undefined) return { scheme };
   try {
-    return { path: decodeURIComponent(uri) };
+    const path = decodeURIComponent(uri);
+    return /^[\\/]/.test(path) ? { absolute: true } : { path };
   } catch {
     return { invalid: true };
   }
 }
 
-/** The file behind a relative URI (percent-escapes decoded), or undefined. */
-export async function readResourceUri(uri: string, pointer: string, readResource: GltfResourceReader | undefined): Promise<Uint8Array | undefined> {
+/**
+ * The file behind a relative URI (percent-escapes decoded): its bytes, undefined when there is no
+ * such file, or `{ refused }` saying why the URI names no file animcore reads (another scheme, a
+ * bad escape, an absolute path: `uriPath`; a path the reader refuses, such as one out of
+ * `openFile`'s `root`).
+ */
+export async function resolveResourceUri(uri: string, readResource: GltfResourceReader | undefined): Promise<ResourceRead> {
   const named = uriPath(uri);
-  if ('scheme' in named) fail(pointer, `only relative file URIs and data: URIs are read, not "${shorten(uri, URI_MAX)}"`, 'bad-uri');
-  if ('invalid' in named) fail(pointer, `"${shorten(uri, URI_MAX)}" is not a valid URI`, 'bad-uri');
-  return readResource === undefined ? undefined : await readResource(named.path);
+  const quoted = `"${shorten(uri, URI_MAX)}"`;
+  if ('scheme' in named) return { refused: `only relative file URIs and data: URIs are read, not ${quoted}` };
+  if ('invalid' in named) return { refused: `${quoted} is not a valid URI` };
+  if ('absolute' in named) return { refused: `${quoted} is an absolute path; only relative file URIs and data: URIs are read` };
+  if (readResource === undefined) return undefined;
+  const bytes = await readResource(named.path);
+  return bytes !== undefined && 'refused' in bytes ? { refused: `${quoted} ${bytes.refused}` } : bytes;
+}
+
+/** `resolveResourceUri` for a file the document cannot do without (a buffer). @throws FormatError at `pointer` when the URI is refused */
+export async function readResourceUri(uri: string, pointer: string, readResource: GltfResourceReader | undefined): Promise<Uint8Array | undefined> {
+  const bytes = await resolveResourceUri(uri, readResource);
+  if (bytes !== undefined && 'refused' in bytes) fail(pointer, bytes.refused, 'bad-uri');
+  return bytes;
 }

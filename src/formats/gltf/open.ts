@@ -1,5 +1,6 @@
 import { AnimResource } from '../../anim/index.js';
-import { type GltfResourceReader, readBuffers, readResourceUri } from './buffers.js';
+import { shorten } from '../text.js';
+import { type GltfResourceReader, readBuffers, resolveResourceUri, URI_MAX } from './buffers.js';
 import { checkDocument } from './check-document.js';
 import { type GltfContainer, readGltfContainer } from './container.js';
 import { array, object, type JsonObject } from './json-fields.js';
@@ -47,8 +48,10 @@ export async function openGltf(files: GltfFiles): Promise<AnimResource> {
   for (const [i, image] of collections.images!.entries()) {
     const uri = image.uri as string | undefined;
     if (image.bufferView !== undefined || uri === undefined || uri.startsWith('data:')) continue;
-    const bytes = await readResourceUri(uri, `/images/${i}/uri`, files.resources);
-    if (bytes === undefined) warnings.push(`/images/${i}: image file "${uri}" not found; left out`);
+    // An image is not part of the animation model: one that cannot be read is a warning, not a refusal.
+    const bytes = await resolveResourceUri(uri, files.resources);
+    if (bytes === undefined) warnings.push(`/images/${i}: image file "${shorten(uri, URI_MAX)}" not found; left out`);
+    else if ('refused' in bytes) warnings.push(`/images/${i}: ${bytes.refused}; left out`);
     else images.set(uri, bytes);
   }
   // Unknown optional extensions are left out: what they add (materials, lights …) is not part of the model.
