@@ -174,7 +174,7 @@ export class BlendJob {
     const n = this.curveCount;
     if (layers.length > this.maxLayers) throw new UsageError(`${layers.length} layers, the job holds at most ${this.maxLayers}`);
     const tau = options.threshold ?? 1;
-    if (!(tau >= 0) || !Number.isFinite(tau)) throw new UsageError(`threshold must be a finite number ≥ 0, got ${tau}`);
+    checkWeight('threshold', tau, 0); // stored as float32, as the weights it bounds
     const { u32, f32 } = this.runtime;
     const p = this.ptr;
     const table = u32[(p + BLEND_LAYERS) >>> 2]!;

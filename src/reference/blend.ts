@@ -40,7 +40,7 @@ export function referenceBlend(
   const n = curveTypes.length;
   const rule = options.rule ?? 'priority';
   const tau = options.threshold ?? 1;
-  if (!(tau >= 0) || !Number.isFinite(tau)) throw new UsageError(`threshold must be a finite number ≥ 0, got ${tau}`);
+  checkWeight('threshold', tau, 0);
   // τ and each w = weight × mask are decided on in float32, as the kernel stores them.
   const tau32 = Math.fround(tau);
   const useSlerp = options.rotation === 'slerp';

@@ -1,3 +1,4 @@
+import { MAX_WEIGHT } from '../anim/blend-options.js';
 import type { AnimResource, BlendRule } from '../anim/index.js';
 import type { AnimCore } from '../core/index.js';
 import { UsageError } from '../errors.js';
@@ -40,7 +41,7 @@ export function parseSequence(text: string): SequenceFile {
   const o = checkObject(json, FILE_KEYS, '(top level)');
   checkChoice(o.rule, 'rule', ['priority', 'weighted'], 'priority');
   checkChoice(o.rotation, 'rotation', ['nlerp', 'slerp'], 'nlerp');
-  checkNumber(o.threshold, 'threshold', { min: 0 }, 1);
+  checkNumber(o.threshold, 'threshold', { min: 0, max: MAX_WEIGHT }, 1);
   if (o.names !== undefined) {
     if (!isRecord(o.names)) throw new UsageError(`names: expected an object of name → clip, got ${describe(o.names)}`);
     for (const [k, v] of Object.entries(o.names)) {

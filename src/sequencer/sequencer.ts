@@ -1,3 +1,4 @@
+import { MAX_WEIGHT } from '../anim/blend-options.js';
 import type { AnimClip, AnimResource, BlendLayer, BlendOptions, BlendRule, CurveType } from '../anim/index.js';
 import { type AnimCore, AnimSampleBuffer, BlendJob, type BlendJobLayer, BlendMask, type LocalToModelJob } from '../core/index.js';
 import { UsageError } from '../errors.js';
@@ -102,7 +103,7 @@ export class AnimSequencer {
     this.rule = checkChoice(options.rule, 'rule', ['priority', 'weighted'], 'priority');
     this.layout = new PoseLayout(resource);
     this.rotation = checkChoice(options.rotation, 'rotation', ['nlerp', 'slerp'], this.layout.rotation);
-    this.threshold = checkNumber(options.threshold, 'threshold', { min: 0 }, 1);
+    this.threshold = checkNumber(options.threshold, 'threshold', { min: 0, max: MAX_WEIGHT }, 1);
     const names = new Map(Object.entries(options.names ?? {}));
     const masks = new Map(Object.entries(options.masks ?? {}).map(([k, m]) => [k, checkMaskArray(m, member('masks', k), this.layout.curveCount).slice()]));
     this.context = { resource, names, masks, curveCount: this.layout.curveCount, now: 0 };

@@ -403,6 +403,11 @@ describe.each(BUILDS)('blend kernel with huge weights and far-from-unit rotation
     const out = new AnimSampleBuffer(core, ['translation']);
     expect(() => job.run([{ samples: a, weight: 1e39 }], out)).toThrow(/float32/);
     job.run([{ samples: a, weight: F32_MAX }], out);
+    // The threshold τ is stored as float32 too (fuzz: τ = 3.4028236e38 became Infinity, every pose NaN).
+    expect(() => job.run([{ samples: a, weight: 1 }], out, { rule: 'weighted', threshold: 3.4028236e38 })).toThrow(/threshold must be in \[0, 3\.4028234663852886e\+38\] \(float32\)/);
+    expect(() => referenceBlend(['translation'], [0, 0, 0, 0], [{ samples: a, weight: 1 }], { samples: new Float32Array(4), counts: new Uint8Array(1) }, { rule: 'weighted', threshold: 3.4028236e38 })).toThrow(/threshold must be in/);
+    job.run([{ samples: a, weight: 1 }], out, { rule: 'weighted', threshold: F32_MAX });
+    expect(Array.from(out.samples.subarray(0, 3)).every(Number.isFinite)).toBe(true);
     for (const o of [job, a, out]) o.dispose();
   });
 });

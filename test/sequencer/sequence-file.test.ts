@@ -61,6 +61,7 @@ describe('sequence files (spec §7)', () => {
     ['a negative weight', { jobs: [{ clip: 'walk', weight: -1 }] }, /^jobs\[0\]\.weight: must be ≥ 0/],
     ['a weight beyond float32 (stored as Infinity)', { jobs: [{ clip: 'walk', weight: 1e39 }] }, /^jobs\[0\]\.weight: must be ≤ 3\.4028234663852886e\+38/],
     ['a negative threshold', { rule: 'weighted', threshold: -1, jobs: [] }, /^threshold: must be ≥ 0/],
+    ['a threshold beyond float32 (fuzz: 3.4028236e38 became Infinity and every pose NaN)', { rule: 'weighted', threshold: 3.4028236e38, jobs: [] }, /^threshold: must be ≤ 3\.4028234663852886e\+38/],
     ['a negative at', { jobs: [{ clip: 'walk', at: -1 }] }, /^jobs\[0\]\.at: must be ≥ 0/],
     ['a negative start', { jobs: [{ clip: 'walk', start: -1 }] }, /^jobs\[0\]\.start: must be ≥ 0/],
     ['negative loops', { jobs: [{ clip: 'walk', loops: -2 }] }, /^jobs\[0\]\.loops: must be ≥ 0/],
