@@ -231,6 +231,8 @@ const MUTATIONS: Mutation[] = [
     const list = rng.pick(channels);
     if (list.length === 0) return null;
     const c = rng.pick(list);
+    // An earlier mutation may have made the channel a non-object (seed 2937493052: `true`).
+    if (typeof c !== 'object' || c === null || Array.isArray(c)) return null;
     const what = rng.pick(['repeat', 'node', 'path', 'sampler', 'no-node']);
     if (what === 'repeat') {
       list.splice(rng.int(0, list.length), 0, structuredClone(c));
