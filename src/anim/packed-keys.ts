@@ -5,6 +5,15 @@ export interface PackedValues {
   /** `width × keys` floats. */
   readonly data: Float32Array;
   readonly width: 1 | 2 | 3 | 4;
+  /**
+   * The reader's test of `data`, when it left it for later: `check()` throws the reader's error for
+   * a value it refuses (a `FormatError` naming where it was read) and otherwise returns (then at
+   * no cost when called again). Called before the floats are used: when `values` is first read,
+   * and by the loader when its copy into the kernel found a value that is not a file value
+   * (`widenKeys`). Why: a pass of its own over every key float was a tenth of a glTF → glTF bake
+   * (issue 15, gltf-resample).
+   */
+  readonly unchecked?: { check(): void };
 }
 
 /**
@@ -17,7 +26,11 @@ const packedOf = new WeakMap<KeyedKeys, { readonly packed: PackedValues; values?
 /** The `values` getter of every packed keys object: one function, so their hidden classes stay one (a getter per object made each its own and slowed every reader of keys). */
 function lazyValues(this: KeyedKeys): Float32Array {
   const state = packedOf.get(this)!;
-  return (state.values ??= widened(state.packed));
+  if (state.values === undefined) {
+    state.packed.unchecked?.check();
+    state.values = widened(state.packed);
+  }
+  return state.values;
 }
 
 /**
@@ -27,7 +40,8 @@ function lazyValues(this: KeyedKeys): Float32Array {
  * `packedValues`), so a batch that only loads and samples never builds a float4 copy of every key:
  * for a 10-clip × 64-joint glTF file that copy was ≈ 37 MB, a fifth of its glTF → glTF resample
  * (issue 15).
- * @param packed `width × times.length` floats; not copied, not modified (`values` is a new array)
+ * @param packed `width × times.length` floats; not copied, not modified (`values` is a new array);
+ *   checked when first used if `packed.unchecked` says so
  */
 export function packedKeyedKeys(times: Float32Array, packed: PackedValues, interpolation: 'linear' | 'step'): KeyedKeys {
   const keys = Object.defineProperty({ encoding: 'keyed' as const, times, interpolation }, 'values', { get: lazyValues, enumerable: true }) as KeyedKeys;

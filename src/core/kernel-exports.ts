@@ -46,6 +46,6 @@ export interface KernelExports {
   ): void;
   /** Keyframe reduction of `count` curves, one REDUCE_* record each (assembly/reduce-keys.ts). */
   reduceKeys(records: number, count: number): void;
-  /** `members` arrays of `count` packed keys of `width` floats (3 or 4) at `from` as float4s, key k of member j at `to + k · stride + 16j` (assembly/widen-keys.ts). */
-  widenKeys(from: number, width: number, count: number, members: number, to: number, stride: number): void;
+  /** `members` arrays of `count` packed keys of `width` floats (3 or 4) at `from` as float4s, key k of member j at `to + k · stride + 16j`; 1 when a float is not a file value, else 0 (assembly/widen-keys.ts). */
+  widenKeys(from: number, width: number, count: number, members: number, to: number, stride: number): number;
 }

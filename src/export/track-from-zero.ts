@@ -9,8 +9,10 @@ import type { CurveTrack } from './curve-track.js';
  * returned as it is.
  */
 export function trackFromZero(track: CurveTrack, rotation: boolean, step: boolean): CurveTrack {
-  const { times, values } = track;
+  const times = track.times;
+  // `values` read only past this test: a baked rotation track makes them when read (`curveTrack`).
   if (!(times[0]! < 0)) return track;
+  const values = track.values;
   let j = 0;
   while (j < times.length && times[j]! < 0) j++;
   if (j === times.length) return { times: new Float32Array(1), values: values.slice(4 * (j - 1), 4 * j) };

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { AnimResource } from '../../src/anim/index.js';
 import { FormatError } from '../../src/errors.js';
 import { MAX_JSON_DEPTH } from '../../src/formats/gltf/container.js';
 import type { GltfResourceReader } from '../../src/formats/gltf/buffers.js';
 import { openGltf } from '../../src/formats/gltf/index.js';
+import { BUILDS, createCore } from '../helpers/core.js';
 import { haveFixtures, readFixture } from '../helpers/fixtures.js';
 import { f32Bytes, packGlb, unpackGlb } from '../helpers/glb.js';
 
@@ -27,14 +29,42 @@ function smallGltf(): { json: any; bin: Uint8Array } {
   return { json, bin };
 }
 
+const cores = await Promise.all(BUILDS.map(createCore));
+
+/**
+ * The FormatError of opening `bytes`, or for the output values a reader tests when they are first
+ * used (LINEAR/STEP translation, rotation, scale: `PackedValues.unchecked`), of loading the keys
+ * into a core and of reading their values: the same error each way, both builds.
+ */
 async function formatError(bytes: Uint8Array, resources?: GltfResourceReader): Promise<FormatError> {
+  let resource: AnimResource;
   try {
-    await openGltf({ gltf: bytes, resources });
+    resource = await openGltf({ gltf: bytes, resources });
   } catch (e) {
     expect(e).toBeInstanceOf(FormatError);
     return e as FormatError;
   }
-  throw new Error('expected a FormatError');
+  const errors: unknown[] = [];
+  for (const core of cores) {
+    try {
+      core.load(resource);
+    } catch (e) {
+      errors.push(e);
+    }
+    expect(core.runtime.isLoaded(resource.clips[0]!), 'a refused clip is not loaded').toBe(false);
+  }
+  try {
+    for (const clip of (await openGltf({ gltf: bytes, resources })).clips) for (const curve of clip.curves) void (curve.keys as { values?: Float32Array }).values;
+  } catch (e) {
+    errors.push(e);
+  }
+  if (errors.length === 0) throw new Error('expected a FormatError');
+  expect(errors).toHaveLength(cores.length + 1);
+  for (const e of errors) {
+    expect(e).toBeInstanceOf(FormatError);
+    expect([(e as FormatError).pointer, (e as FormatError).code, (e as FormatError).message]).toEqual([(errors[0] as FormatError).pointer, (errors[0] as FormatError).code, (errors[0] as FormatError).message]);
+  }
+  return errors[0] as FormatError;
 }
 
 /** The small document with `edit` applied to its JSON (and bin). */

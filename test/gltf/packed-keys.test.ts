@@ -91,3 +91,59 @@ describe.each(BUILDS)('glTF keys loaded from the accessors (packed) sample as th
     expect(packedSamples[1]![0]).not.toBe(packedSamples[1]![4]);
   });
 });
+
+describe.each(BUILDS)('packed keys a reader left unchecked are tested as they are loaded, %s build', (build) => {
+  let core: AnimCore;
+  beforeAll(async () => {
+    core = await createCore(build);
+  });
+  const bits = (b: number) => new Float32Array(Int32Array.of(b).buffer)[0]!;
+  // Around the file-value limit (value-range.ts): the largest accepted float32 and the smallest refused, NaN, ±Inf, the extremes.
+  const EDGES = [bits(0x7e967699), -bits(0x7e967699), bits(0x7e96769a), -bits(0x7e96769a), NaN, Infinity, -Infinity, -0, bits(1), bits(0x7f7fffff), bits(0x7fc00001)];
+
+  /** The reader's side of `PackedValues.unchecked`: counts its calls and refuses when its floats hold a value `isFileValue` refuses. */
+  class Check {
+    calls = 0;
+    constructor(private readonly data: Float32Array) {}
+    check(): void {
+      this.calls++;
+      if (this.data.some((v) => !(Math.abs(v) <= 1e38))) throw new Error('refused');
+    }
+  }
+
+  it('refuses exactly the values isFileValue refuses, at any member, key and component, VEC3 and VEC4, and frees the clip', () => {
+    const times = Float32Array.of(0, 0.5, 1);
+    for (const width of [3, 4] as const) {
+      // Ten members: two widening runs.
+      for (const edge of EDGES) {
+        for (let at = 0; at < 10 * width * times.length; at += 5) {
+          const checks: Check[] = [];
+          const curves = Array.from({ length: 10 }, (_, j) => {
+            const data = Float32Array.from({ length: width * times.length }, (_, i) => 0.5 + j + i);
+            if (Math.floor(at / data.length) === j) data[at % data.length] = edge;
+            const check = new Check(data);
+            checks.push(check);
+            return { curveType: width === 4 ? ('rotation' as const) : ('translation' as const), target: { joint: `j${j}`, property: width === 4 ? 'rotation' : 'translation' }, active: true, keys: packedKeyedKeys(times, { data, width, unchecked: check }, 'linear') };
+          });
+          const clip = new AnimClip({ name: 'edges', curves });
+          const resource = new AnimResource({ format: 'test', clips: [clip] });
+          const refused = !(Math.abs(edge) <= 1e38);
+          if (refused) expect(() => core.load(resource), `width ${width}, ${edge} at ${at}`).toThrow('refused');
+          else core.load(resource);
+          expect(core.runtime.isLoaded(clip)).toBe(!refused);
+          // Called only when the kernel found a refused value: accepted keys cost no pass of their own.
+          expect(checks.some((c) => c.calls > 0)).toBe(refused);
+          resource.dispose();
+        }
+      }
+    }
+  });
+
+  it('are tested before their float4 values are made', () => {
+    const data = Float32Array.of(1, 2, NaN);
+    const check = new Check(data);
+    const keys = packedKeyedKeys(Float32Array.of(0), { data, width: 3, unchecked: check }, 'linear');
+    expect(() => keys.values).toThrow('refused');
+    expect(check.calls).toBe(1);
+  });
+});

@@ -61,6 +61,7 @@ function timeGroups<K extends KeyedKeys | CubicKeys>(clip: AnimClip, layout: Cli
  * CLIP_KEYS (CLIP_KEY_COUNT groups), its times and values in the same block.
  * @param step whether a slot's keys are held until the next key (glTF STEP)
  * @returns the block pointer
+ * @throws the error of a packed member's reader check (`PackedValues.unchecked`), having freed the block
  */
 export function writeTimedRecords<K extends KeyedKeys | CubicKeys>(memory: KernelMemory, clip: AnimClip, layout: ClipLayout, bytesPerKey: number, step: (keys: K) => boolean): number {
   const all = timeGroups(clip, layout, step);
@@ -82,11 +83,18 @@ export function writeTimedRecords<K extends KeyedKeys | CubicKeys>(memory: Kerne
   // Plain loops and module-level functions, not closures made per call: V8 compiled the per-load
   // closures again after most full garbage collections, and ran them unoptimised meanwhile
   // (--trace-opt; issue 15, gltf-resample: see ARCHITECTURE.md).
-  for (let g = 0; g < groups.length; g++) {
-    at = writeGroup(memory, clip, groups[g]!, members[g]!, records + KEYED_RECORD_SIZE * g, at, first, width, scratch);
-    first += members[g]!.length;
+  try {
+    for (let g = 0; g < groups.length; g++) {
+      at = writeGroup(memory, clip, groups[g]!, members[g]!, records + KEYED_RECORD_SIZE * g, at, first, width, scratch);
+      first += members[g]!.length;
+    }
+  } catch (e) {
+    // A reader's check refused a key (`widenRun`): the clip is not loaded.
+    memory.free(ptr);
+    throw e;
+  } finally {
+    if (scratch !== undefined) memory.free(scratch);
   }
-  if (scratch !== undefined) memory.free(scratch);
   return ptr;
 }
 
@@ -134,6 +142,7 @@ function writeGroup(memory: KernelMemory, clip: AnimClip, group: TimeGroup, list
     }
     widenRun(memory, run, n, scratch!, at + 16 * runStart, 16 * list.length);
     const packed = keys.encoding === 'keyed' ? packedValues(keys) : undefined;
+    packed?.unchecked?.check();
     data.push(packed ? packed.data : keys.values);
     widths.push(packed ? packed.width : width);
     slotsHere.push(base + width * m);
@@ -164,13 +173,18 @@ function writeGroup(memory: KernelMemory, clip: AnimClip, group: TimeGroup, list
   return at + 4 * width * n * list.length;
 }
 
-/** The packed members `run` (n keys each) copied into the scratch and spread by `widenKeys` to their float4 slots from `to`, `stride` bytes a key row; empties `run`. */
+/**
+ * The packed members `run` (n keys each) copied into the scratch and spread by `widenKeys` to their
+ * float4 slots from `to`, `stride` bytes a key row; empties `run`. When `widenKeys` found a value
+ * that is not a file value, the members' readers test them (`PackedValues.unchecked`: the first
+ * bad one throws its `FormatError`); keys no reader left unchecked load as they are.
+ */
 function widenRun(memory: KernelMemory, run: PackedValues[], n: number, scratch: number, to: number, stride: number): void {
   if (run.length === 0) return;
   const w = run[0]!.width;
   const f32 = memory.f32;
   for (let j = 0; j < run.length; j++) f32.set(run[j]!.data.subarray(0, w * n), (scratch >>> 2) + j * w * n);
-  memory.kernel.widenKeys(scratch, w, n, run.length, to, stride);
+  if (memory.kernel.widenKeys(scratch, w, n, run.length, to, stride) !== 0) for (let j = 0; j < run.length; j++) run[j]!.unchecked?.check();
   run.length = 0;
 }
 

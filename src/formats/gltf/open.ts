@@ -36,7 +36,10 @@ export interface GltfFiles {
  * - `info`: container, generator, counts and extensions; `warnings`: what was left out and why.
  * The file as read stays available through `gltfSource(resource)` (for `rewriteGltf`).
  * @throws FormatError (format `gltf`) naming the byte offset (container, JSON syntax) or the JSON
- *   pointer (structure, accessors out of range, counts that disagree, keys that are not finite)
+ *   pointer (structure, accessors out of range, counts that disagree, key times and CUBICSPLINE or
+ *   morph weight values that are not file values). LINEAR/STEP translation, rotation and scale
+ *   values are tested when first used, with the same `FormatError`: by `core.load`, or when a
+ *   curve's `keys.values` is read (`gltfClips`).
  */
 export async function openGltf(files: GltfFiles): Promise<AnimResource> {
   const container = files.gltf instanceof Uint8Array ? readGltfContainer(files.gltf) : files.gltf;

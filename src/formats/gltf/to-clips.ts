@@ -22,8 +22,10 @@ const CURVE_TYPES: Readonly<Record<string, CurveType>> = { translation: 'transla
  * extension are left out with a warning. Events and Bool curves that animcore's export kept in the
  * animation's `extras.animcore` are read back (`animcoreExtras`).
  * @throws FormatError naming the sampler's `input` or `output` for a key time or value that is not
- *   finite, or times that decrease; naming the channel when the channels hold more keys than the
- *   buffers' bytes allow (`KEYS_PER_BYTE`: outputs read by many channels)
+ *   a file value (value-range.ts), or times that decrease; naming the channel when the channels
+ *   hold more keys than the buffers' bytes allow (`KEYS_PER_BYTE`: outputs read by many
+ *   channels). The values of LINEAR and STEP translation, rotation and scale outputs are tested
+ *   when first used instead (`PackedValues.unchecked`): loaded into a core, or read as `values`.
  */
 export function gltfClips(c: GltfCollections, buffers: readonly Uint8Array[], nodeNames: readonly string[], warnings: string[]): AnimClip[] {
   // Decoded and checked once per accessor: the samplers of a rig usually share one input.
@@ -64,7 +66,7 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
   const animation = c.animations![a]!;
   const p = `/animations/${a}`;
   const samplers = animation.samplers as JsonObject[];
-  const decoded = new Map<number, DecodedSampler>();
+  const decoded = new Map<number, SamplerOutput>();
   const curves: AnimCurve[] = [];
   let start = Infinity;
   const channels = animation.channels as JsonObject[];
@@ -80,10 +82,10 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
     if (!decoded.has(s)) {
       const input = sampler.input as number;
       if (!timesOf.has(input)) timesOf.set(input, keyTimes(readAccessorFloats(c, buffers, input), `${p}/samplers/${s}/input`, warnings));
-      decoded.set(s, { times: timesOf.get(input)!, values: readAccessorFloats(c, buffers, sampler.output as number), pointer: `${p}/samplers/${s}/output`, checked: false });
+      decoded.set(s, new SamplerOutput(timesOf.get(input)!, readAccessorFloats(c, buffers, sampler.output as number), `${p}/samplers/${s}/output`));
     }
     const output = decoded.get(s)!;
-    const { times, values } = output;
+    const times = output.times;
     start = Math.min(start, times[0]!);
     const interpolation = (sampler.interpolation as string | undefined) ?? 'LINEAR';
     const width = TYPE_COMPONENTS[PATH_TYPES[path]!]!;
@@ -92,16 +94,15 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
     if (budget.keys > budget.max) {
       fail(`${p}/channels/${k}`, `the channels so far hold ${budget.keys} keys, more than the ${budget.max} that ${budget.bytes} bytes of buffers allow (output accessors read by many channels)`, 'bad-count');
     }
-    // One float4 per key (LINEAR/STEP translation, rotation, scale) is checked as it is copied
-    // (curveKeys); other outputs once per sampler, here.
-    if ((interpolation === 'CUBICSPLINE' || targets > 1) && !output.checked) checkValues(values, 0, values.length, output.pointer);
-    output.checked = true;
+    // One value per key (LINEAR/STEP translation, rotation, scale) is checked when the keys are
+    // first used (curveKeys); other outputs here.
+    if (interpolation === 'CUBICSPLINE' || targets > 1) output.check();
     for (let m = 0; m < targets; m++) {
       curves.push({
         curveType: CURVE_TYPES[path]!,
         target: { joint: nodeNames[node]!, property: path === 'weights' ? `weights/${m}` : path },
         active: true,
-        keys: curveKeys(times, values, output.pointer, interpolation, width, targets, m),
+        keys: curveKeys(times, output, interpolation, width, targets, m),
       });
     }
   }
@@ -109,12 +110,25 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
   return new AnimClip({ name, curves: [...curves, ...extras.curves], events: extras.events, rotation: 'slerp', metadata: { index: a, start: Number.isFinite(start) ? start : 0 } });
 }
 
-/** A sampler's decoded accessors, read once per animation. */
-interface DecodedSampler {
-  readonly times: Float32Array;
-  readonly values: Float32Array;
-  readonly pointer: string;
-  checked: boolean;
+/**
+ * A sampler's decoded accessors, read once per animation, and the test of its output values
+ * (`check`: each refused value a `FormatError` naming the output at `pointer`), made once.
+ */
+class SamplerOutput {
+  private checked = false;
+
+  constructor(
+    readonly times: Float32Array,
+    readonly values: Float32Array,
+    readonly pointer: string,
+  ) {}
+
+  check(): void {
+    if (this.checked) return;
+    const bad = firstBadValue(this.values);
+    if (bad >= 0) checkValues(this.values, bad, bad + 1, this.pointer);
+    this.checked = true;
+  }
 }
 
 /** Key times, checked: finite and non-decreasing (equal neighbours, which the spec forbids, are kept as a step and reported). */
@@ -135,25 +149,23 @@ function checkValues(values: Float32Array, from: number, to: number, pointer: st
 }
 
 /**
- * Float4 keys of lane group `m` of a sampler's output (at JSON pointer `pointer`): `width`
- * components per element, `targets` elements per key and group (morph weights), and for
- * CUBICSPLINE the groups of in-tangents, values and out-tangents one after the other per key
- * (§3.11, Appendix C). One value per key (`targets` 1, not CUBICSPLINE) is checked here
- * (`checkValues`; the output holds those values only: §3.11 counts, `checkDocument`) and kept as
- * the accessor holds it (`packedKeyedKeys`: a view of the file's buffer when tightly packed FLOAT).
+ * Float4 keys of lane group `m` of a sampler's output: `width` components per element, `targets`
+ * elements per key and group (morph weights), and for CUBICSPLINE the groups of in-tangents,
+ * values and out-tangents one after the other per key (§3.11, Appendix C). One value per key
+ * (`targets` 1, not CUBICSPLINE) is kept as the accessor holds it (`packedKeyedKeys`: a view of
+ * the file's buffer when tightly packed FLOAT; the output holds those values only: §3.11 counts,
+ * `checkDocument`) and checked when first used (`output.check` as `PackedValues.unchecked`).
  */
-function curveKeys(times: Float32Array, values: Float32Array, pointer: string, interpolation: string, width: number, targets: number, m: number): CurveKeys {
+function curveKeys(times: Float32Array, output: SamplerOutput, interpolation: string, width: number, targets: number, m: number): CurveKeys {
   const n = times.length;
+  const values = output.values;
   const cubic = interpolation === 'CUBICSPLINE';
   const parts = cubic ? 3 : 1;
   if (parts === 1 && targets === 1) {
     // The common case (LINEAR/STEP translation, rotation, scale): the accessor's floats as they
-    // are (packedKeyedKeys: the loader copies them into the kernel's block, float4 values are made
-    // only when read), checked here.
-    const data = values.subarray(0, width * n);
-    const bad = firstBadValue(data);
-    if (bad >= 0) checkValues(data, bad, bad + 1, pointer);
-    return packedKeyedKeys(times, { data, width: width as 3 | 4 }, interpolation === 'STEP' ? 'step' : 'linear');
+    // are (packedKeyedKeys: the loader copies them into the kernel's block and tests them there,
+    // float4 values are made only when read).
+    return packedKeyedKeys(times, { data: values.subarray(0, width * n), width: width as 3 | 4, unchecked: output }, interpolation === 'STEP' ? 'step' : 'linear');
   }
   const out = new Float32Array(4 * parts * n);
   // Element e of the output starts at width·e; key k's part p (in-tangent, value, out-tangent) is element (parts·k + p)·targets + m.
