@@ -1,6 +1,6 @@
 export { CurveType, CURVE_TYPES } from './curve-type.js';
 export type { AnimCurve, CubicKeys, CurveKeys, CurveTarget, KeyedKeys, StaticKeys, UniformKeys, UnityKeys } from './curve.js';
-export { packedKeyedKeys, packedValues, timedValueLength, type PackedValues } from './packed-keys.js';
+export { packedKeyedKeys, packedValues, timedValueLength, type PackedValues, type ValueCheck } from './packed-keys.js';
 export {
   UnityWrapMode,
   UnityWeightedMode,

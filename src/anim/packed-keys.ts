@@ -13,7 +13,13 @@ export interface PackedValues {
    * (`widenKeys`). Why: a pass of its own over every key float was a tenth of a glTF → glTF bake
    * (issue 15, gltf-resample).
    */
-  readonly unchecked?: { check(): void };
+  readonly unchecked?: ValueCheck;
+}
+
+/** A reader's test of values it read but left unchecked (`PackedValues.unchecked`). */
+export interface ValueCheck {
+  /** Throws the reader's error (a `FormatError` naming where it read them) for a value it refuses; otherwise returns. */
+  check(): void;
 }
 
 /**
