@@ -74,8 +74,7 @@ function codesOfRank(r: u32, v01: v128, v2: v128): v128 {
 // @ts-ignore: decorator
 @inline
 function linearLanes(a: v128, b: v128, vw: v128, range: usize, c: u32, r: u32): v128 {
-  const q0 = f32x4.convert_i32x4_s(a);
-  const q = f32x4.add(q0, f32x4.mul(f32x4.sub(f32x4.convert_i32x4_s(b), q0), vw));
+  const q = f32x4.add(f32x4.convert_i32x4_s(a), f32x4.mul(f32x4.convert_i32x4_s(i32x4.sub(b, a)), vw));
   return f32x4.add(f32x4.mul(q, v128.load(range + QUANT_RANGE_MINS + <usize>r * QUANT_RANGE_STEP)), v128.load(range + (<usize>c << 4)));
 }
 
@@ -87,13 +86,13 @@ function linearLanes(a: v128, b: v128, vw: v128, range: usize, c: u32, r: u32): 
  */
 // @ts-ignore: decorator
 @inline
-function linearGroup(m: u32, s0: usize, s1: usize, o: usize, vw: v128, range: usize, outs: usize, out: usize): void {
+function linearGroup(m: u32, ka: usize, kb: usize, vw: v128, range: usize, outs: usize, out: usize): void {
   const n = componentCount(m);
   // Ranks 0 and 1 from one load (8 bytes for one component), rank 2 from the next 8 bytes.
-  const a01 = n == 1 ? v128.load64_zero(s0 + o) : v128.load(s0 + o);
-  const b01 = n == 1 ? v128.load64_zero(s1 + o) : v128.load(s1 + o);
-  const a2 = n == 3 ? v128.load64_zero(s0 + o, 2 * QUANT_CODE_BYTES) : a01;
-  const b2 = n == 3 ? v128.load64_zero(s1 + o, 2 * QUANT_CODE_BYTES) : b01;
+  const a01 = n == 1 ? v128.load64_zero(ka) : v128.load(ka);
+  const b01 = n == 1 ? v128.load64_zero(kb) : v128.load(kb);
+  const a2 = n == 3 ? v128.load64_zero(ka, 2 * QUANT_CODE_BYTES) : a01;
+  const b2 = n == 3 ? v128.load64_zero(kb, 2 * QUANT_CODE_BYTES) : b01;
   const ry = m & 1, rz = (m & 1) + ((m >> 1) & 1);
   const x = m & 1 ? linearLanes(codesOfRank(0, a01, a2), codesOfRank(0, b01, b2), vw, range, 0, 0) : v128.load(range);
   const y = m & 2 ? linearLanes(codesOfRank(ry, a01, a2), codesOfRank(ry, b01, b2), vw, range, 1, ry) : v128.load(range, 16);
@@ -123,22 +122,21 @@ function linearComponent(a: usize, b: usize, w: f32, range: usize, lane: usize, 
 @inline
 function linearGroups(m: u32, count: u32, s0: usize, s1: usize, o: usize, w: f32, range: usize, outs: usize, out: usize): void {
   const codeBytes = <usize>componentCount(m) * QUANT_CODE_BYTES;
-  for (let g: u32 = 0; g < count; g++) {
+  // By pointer (the two keys' codes, range, slot table entry): fewer live values than a counter and offsets.
+  const end = outs + (<usize>count << 4);
+  for (let a = s0 + o, b = s1 + o; outs < end; a += codeBytes, b += codeBytes, range += rangeBytes(m), outs += 16) {
     if (ASC_FEATURE_SIMD) {
-      linearGroup(m, s0, s1, o, f32x4.splat(w), range, outs, out);
+      linearGroup(m, a, b, f32x4.splat(w), range, outs, out);
     } else {
       const ry: usize = m & 1, rz: usize = (m & 1) + ((m >> 1) & 1);
       for (let lane: usize = 0; lane < 4; lane++) {
         const dst = out + <usize>load<u32>(outs + (lane << 2));
-        store<f32>(dst, m & 1 ? linearComponent(s0 + o, s1 + o, w, range, lane, 0, 0) : load<f32>(range + (lane << 2)));
-        store<f32>(dst, m & 2 ? linearComponent(s0 + o, s1 + o, w, range, lane, 1, ry) : load<f32>(range + 16 + (lane << 2)), 4);
-        store<f32>(dst, m & 4 ? linearComponent(s0 + o, s1 + o, w, range, lane, 2, rz) : load<f32>(range + 32 + (lane << 2)), 8);
+        store<f32>(dst, m & 1 ? linearComponent(a, b, w, range, lane, 0, 0) : load<f32>(range + (lane << 2)));
+        store<f32>(dst, m & 2 ? linearComponent(a, b, w, range, lane, 1, ry) : load<f32>(range + 16 + (lane << 2)), 4);
+        store<f32>(dst, m & 4 ? linearComponent(a, b, w, range, lane, 2, rz) : load<f32>(range + 32 + (lane << 2)), 8);
         store<f32>(dst, 0, 12);
       }
     }
-    o += codeBytes;
-    range += rangeBytes(m);
-    outs += 16;
   }
 }
 
@@ -332,28 +330,31 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
       // groups where they do are done again from keys decoded whole.
       // Groups that omit w in every key, with the sign of neighbouring keys alike: x, y, z and w as stored.
       const wGroups = load<u32>(keys, QUANT_W_ROTATIONS);
-      for (; r < wGroups; r += 4) {
-        const o = <usize>r * QUANT_ROTATION_BYTES;
-        const ab0 = v128.load(s0 + o), ab1 = v128.load(s1 + o);
-        const wc = i32x4.extend_low_i16x8_s(v128.load64_zero(s0 + o, 16));
-        const a0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab0)), b0 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab0)), k0 = f32x4.convert_i32x4_s(wc);
-        const a1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab1));
-        const b1 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab1));
-        const k1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(v128.load64_zero(s1 + o, 16)));
-        const x = lerpLanes(a0, a1, vw), y = lerpLanes(b0, b1, vw), z = lerpLanes(k0, k1, vw);
-        const q = lerpLanes(omitted4(a0, b0, k0), omitted4(a1, b1, k1), vw);
-        const inv = f32x4.div(f32x4.splat(1), f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)))));
-        const slots = outs + (<usize>r << 2);
-        transposeStore(
-          f32x4.mul(x, inv),
-          f32x4.mul(y, inv),
-          f32x4.mul(z, inv),
-          withSign(f32x4.mul(q, inv), wc),
-          out + <usize>load<u32>(slots),
-          out + <usize>load<u32>(slots, 4),
-          out + <usize>load<u32>(slots, 8),
-          out + <usize>load<u32>(slots, 12),
-        );
+      if (r < wGroups) {
+        let o = <usize>r * QUANT_ROTATION_BYTES;
+        let ab0 = v128.load(s0 + o), ab1 = v128.load(s1 + o);
+        let wc = i32x4.extend_low_i16x8_s(v128.load64_zero(s0 + o, 16));
+        let a0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab0)), b0 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab0)), k0 = f32x4.convert_i32x4_s(wc);
+        let a1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab1));
+        let b1 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab1));
+        let k1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(v128.load64_zero(s1 + o, 16)));
+        let x = lerpLanes(a0, a1, vw), y = lerpLanes(b0, b1, vw), z = lerpLanes(k0, k1, vw);
+        let q = withSign(lerpLanes(omitted4(a0, b0, k0), omitted4(a1, b1, k1), vw), wc);
+        for (; r < wGroups; r += 4) {
+          o = <usize>min<u32>(r + 4, wGroups - 4) * QUANT_ROTATION_BYTES;
+          ab0 = v128.load(s0 + o); ab1 = v128.load(s1 + o);
+          wc = i32x4.extend_low_i16x8_s(v128.load64_zero(s0 + o, 16));
+          a0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab0)); b0 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab0)); k0 = f32x4.convert_i32x4_s(wc);
+          a1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab1));
+          b1 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab1));
+          k1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(v128.load64_zero(s1 + o, 16)));
+          const nx = lerpLanes(a0, a1, vw), ny = lerpLanes(b0, b1, vw), nz = lerpLanes(k0, k1, vw);
+          const nq = withSign(lerpLanes(omitted4(a0, b0, k0), omitted4(a1, b1, k1), vw), wc);
+          const inv = f32x4.div(f32x4.splat(1), f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)))));
+          const slots = outs + (<usize>r << 2);
+          transposeStore(f32x4.mul(x, inv), f32x4.mul(y, inv), f32x4.mul(z, inv), f32x4.mul(q, inv), out + <usize>load<u32>(slots), out + <usize>load<u32>(slots, 4), out + <usize>load<u32>(slots, 8), out + <usize>load<u32>(slots, 12));
+          x = nx; y = ny; z = nz; q = nq;
+        }
       }
       let changed = i32x4.splat(0);
       for (; r < groups; r += 4) {
