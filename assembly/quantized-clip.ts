@@ -44,6 +44,9 @@ const ROTATION_UNIT_SQ: f32 = <f32>(2.0 * <f64>QUANT_ROTATION_WORD_MAX * <f64>QU
 /** Float4 rotations for the blends, which read memory: a, b; SIMD: two groups of four keys decoded (float4s). */
 const SCRATCH: usize = memory.data(160, 16);
 const GROUP_KEYS: usize = SCRATCH + 32;
+/** SIMD nlerp: rotations blended per pass (`blendGroups`), and their blends, 64 bytes a group of four. */
+const BLEND_CHUNK: u32 = 64;
+const BLENDED: usize = memory.data(<i32>BLEND_CHUNK * 16, 16);
 
 /** The number of components (bits) of changing-component mask `m` (0 … 7). */
 // @ts-ignore: decorator
@@ -238,6 +241,56 @@ function flagChanges(a: usize, b: usize): v128 {
   return v128.or(v128.xor(v128.load(a), v128.load(b)), v128.xor(v128.load64_zero(a, 16), v128.load64_zero(b, 16)));
 }
 
+/**
+ * SIMD nlerp, first pass: the rotation groups [from, to) (from a multiple of 4, at most BLEND_CHUNK
+ * rotations) of slices s0 and s1 blended by `vw` as if each lane's two keys had the same index and
+ * sign (then they are the same permutation of x, y, z, w, so the stored components and the omitted
+ * one's magnitude blend in word units as they are: the normalisation cancels the scale), stored at
+ * BLENDED per group as the three stored components and the signed omitted one (f32x4 each).
+ * Returns the words' bit-0 flags (index, sign) that differ between the two keys anywhere.
+ */
+// @ts-ignore: decorator
+@inline
+function blendGroups(s0: usize, s1: usize, from: u32, to: u32, vw: v128, check: bool): v128 {
+  let changed = i32x4.splat(0);
+  for (let r = from, d = BLENDED; r < to; r += 4, d += 64) {
+    const o = <usize>r * QUANT_ROTATION_BYTES;
+    const ab0 = v128.load(s0 + o), c0 = v128.load64_zero(s0 + o, 16);
+    const ab1 = v128.load(s1 + o), c1 = v128.load64_zero(s1 + o, 16);
+    if (check) changed = v128.or(changed, v128.or(v128.xor(ab0, ab1), v128.xor(c0, c1)));
+    const wc = i32x4.extend_low_i16x8_s(c0);
+    const a0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab0)), b0 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab0)), k0 = f32x4.convert_i32x4_s(wc);
+    const a1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab1));
+    const b1 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab1));
+    const k1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(c1));
+    v128.store(d, lerpLanes(a0, a1, vw));
+    v128.store(d, lerpLanes(b0, b1, vw), 16);
+    v128.store(d, lerpLanes(k0, k1, vw), 32);
+    // (−q)·s is −(q·s) exactly and q² is (−q)², so the sign may come before the normalisation.
+    v128.store(d, withSign(lerpLanes(omitted4(a0, b0, k0), omitted4(a1, b1, k1), vw), wc), 48);
+  }
+  return changed;
+}
+
+/**
+ * SIMD nlerp, second pass: the blend of the group at `d` (`blendGroups`) normalised and stored at
+ * the outputs of slot table entries `slots` … `slots + 12`: as x, y, z, w (a group that omits w in
+ * every key) or (`place`) placed by the index bits of its first key's words at `words`.
+ */
+// @ts-ignore: decorator
+@inline
+function storeNormalised(d: usize, place: bool, words: usize, slots: usize, out: usize): void {
+  const x = v128.load(d), y = v128.load(d, 16), z = v128.load(d, 32), q = v128.load(d, 48);
+  const inv = f32x4.div(f32x4.splat(1), f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)))));
+  const d0 = out + <usize>load<u32>(slots), d1 = out + <usize>load<u32>(slots, 4), d2 = out + <usize>load<u32>(slots, 8), d3 = out + <usize>load<u32>(slots, 12);
+  if (place) {
+    const ab = v128.load(words);
+    placeStore(f32x4.mul(x, inv), f32x4.mul(y, inv), f32x4.mul(z, inv), f32x4.mul(q, inv), bit0(i32x4.extend_low_i16x8_s(ab)), bit0(i32x4.extend_high_i16x8_s(ab)), d0, d1, d2, d3);
+  } else {
+    transposeStore(f32x4.mul(x, inv), f32x4.mul(y, inv), f32x4.mul(z, inv), f32x4.mul(q, inv), d0, d1, d2, d3);
+  }
+}
+
 // One function per mask, each inlining `linearGroups` with its mask a constant, so that the
 // component tests and code loads fold away: called straight from one if-chain, Binaryen folded the
 // eight inlined copies back into one loop with the mask in a local (every component computed,
@@ -322,67 +375,24 @@ export function quantizedSampleSlots(p: usize, time: f64, out: usize, flags: u32
         decodeGroup(s0 + <usize>r * QUANT_ROTATION_BYTES, out + <usize>load<u32>(slots), out + <usize>load<u32>(slots, 4), out + <usize>load<u32>(slots, 8), out + <usize>load<u32>(slots, 12));
       }
     } else if ((flags & FLAG_SLERP) == 0) {
-      // Every group as if its two keys had the same index and sign per lane: then they are the same
-      // permutation of x, y, z, w, so the stored components and the omitted one's magnitude are
-      // blended in word units as they are (nlerp's normalisation cancels the scale), and the result
-      // is signed and placed once. The flags that differ anywhere are collected (no branch in the
-      // loop: a branch or call would cost every turn the registers the other path needs), and the
-      // groups where they do are done again from keys decoded whole.
-      // Groups that omit w in every key, with the sign of neighbouring keys alike: x, y, z and w as stored.
+      // Two passes per chunk of rotations, blend (`blendGroups`) then normalise: done per group in
+      // one pass, each group's chain of dependent operations (the decode's square roots, then the
+      // normalisation's) was too long for the core to overlap the next group's with it (1.13× on
+      // a Zen 4 in the developer's A/B). Groups whose keys differ in index or sign somewhere are
+      // done again after the loop from keys decoded whole (no branch in the loop: a branch or
+      // call would cost every turn the registers the other path needs). Groups that omit w in
+      // every key come first: x, y, z and w as stored, no placement and no check.
       const wGroups = load<u32>(keys, QUANT_W_ROTATIONS);
-      if (r < wGroups) {
-        let o = <usize>r * QUANT_ROTATION_BYTES;
-        let ab0 = v128.load(s0 + o), ab1 = v128.load(s1 + o);
-        let wc = i32x4.extend_low_i16x8_s(v128.load64_zero(s0 + o, 16));
-        let a0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab0)), b0 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab0)), k0 = f32x4.convert_i32x4_s(wc);
-        let a1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab1));
-        let b1 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab1));
-        let k1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(v128.load64_zero(s1 + o, 16)));
-        let x = lerpLanes(a0, a1, vw), y = lerpLanes(b0, b1, vw), z = lerpLanes(k0, k1, vw);
-        let q = withSign(lerpLanes(omitted4(a0, b0, k0), omitted4(a1, b1, k1), vw), wc);
-        for (; r < wGroups; r += 4) {
-          o = <usize>min<u32>(r + 4, wGroups - 4) * QUANT_ROTATION_BYTES;
-          ab0 = v128.load(s0 + o); ab1 = v128.load(s1 + o);
-          wc = i32x4.extend_low_i16x8_s(v128.load64_zero(s0 + o, 16));
-          a0 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab0)); b0 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab0)); k0 = f32x4.convert_i32x4_s(wc);
-          a1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab1));
-          b1 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab1));
-          k1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(v128.load64_zero(s1 + o, 16)));
-          const nx = lerpLanes(a0, a1, vw), ny = lerpLanes(b0, b1, vw), nz = lerpLanes(k0, k1, vw);
-          const nq = withSign(lerpLanes(omitted4(a0, b0, k0), omitted4(a1, b1, k1), vw), wc);
-          const inv = f32x4.div(f32x4.splat(1), f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)))));
-          const slots = outs + (<usize>r << 2);
-          transposeStore(f32x4.mul(x, inv), f32x4.mul(y, inv), f32x4.mul(z, inv), f32x4.mul(q, inv), out + <usize>load<u32>(slots), out + <usize>load<u32>(slots, 4), out + <usize>load<u32>(slots, 8), out + <usize>load<u32>(slots, 12));
-          x = nx; y = ny; z = nz; q = nq;
-        }
+      while (r < wGroups) {
+        const end = min<u32>(r + BLEND_CHUNK, wGroups);
+        blendGroups(s0, s1, r, end, vw, false);
+        for (let d = BLENDED; r < end; r += 4, d += 64) storeNormalised(d, false, 0, outs + (<usize>r << 2), out);
       }
       let changed = i32x4.splat(0);
-      for (; r < groups; r += 4) {
-        const o = <usize>r * QUANT_ROTATION_BYTES;
-        const ab0 = v128.load(s0 + o), c0 = v128.load64_zero(s0 + o, 16);
-        const ab1 = v128.load(s1 + o), c1 = v128.load64_zero(s1 + o, 16);
-        changed = v128.or(changed, v128.or(v128.xor(ab0, ab1), v128.xor(c0, c1)));
-        const wa = i32x4.extend_low_i16x8_s(ab0), wb = i32x4.extend_high_i16x8_s(ab0), wc = i32x4.extend_low_i16x8_s(c0);
-        const a0 = f32x4.convert_i32x4_s(wa), b0 = f32x4.convert_i32x4_s(wb), k0 = f32x4.convert_i32x4_s(wc);
-        const a1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(ab1));
-        const b1 = f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(ab1));
-        const k1 = f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(c1));
-        const x = lerpLanes(a0, a1, vw), y = lerpLanes(b0, b1, vw), z = lerpLanes(k0, k1, vw);
-        const q = lerpLanes(omitted4(a0, b0, k0), omitted4(a1, b1, k1), vw);
-        const inv = f32x4.div(f32x4.splat(1), f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.add(f32x4.mul(z, z), f32x4.mul(q, q)))));
-        const slots = outs + (<usize>r << 2);
-        placeStore(
-          f32x4.mul(x, inv),
-          f32x4.mul(y, inv),
-          f32x4.mul(z, inv),
-          withSign(f32x4.mul(q, inv), wc),
-          bit0(wa),
-          bit0(wb),
-          out + <usize>load<u32>(slots),
-          out + <usize>load<u32>(slots, 4),
-          out + <usize>load<u32>(slots, 8),
-          out + <usize>load<u32>(slots, 12),
-        );
+      while (r < groups) {
+        const end = min<u32>(r + BLEND_CHUNK, groups);
+        changed = v128.or(changed, blendGroups(s0, s1, r, end, vw, true));
+        for (let d = BLENDED; r < end; r += 4, d += 64) storeNormalised(d, true, s0 + <usize>r * QUANT_ROTATION_BYTES, outs + (<usize>r << 2), out);
       }
       if (v128.any_true(v128.and(changed, i16x8.splat(1)))) {
         for (let g = wGroups; g < groups; g += 4) {
