@@ -62,22 +62,31 @@ function rangeBytes(m: u32): usize {
   return QUANT_RANGE_MINS + <usize>componentCount(m) * QUANT_RANGE_STEP;
 }
 
-/** SIMD: the u16 codes of rank `r` (0 … 2) among a group's changing components as i32 lanes: from `v01` (ranks 0, 1) or `v2`. */
+/** SIMD: 2²³, the f32 whose bit pattern is 0x4B000000: with a u16 code in its low bits it is 2²³ + code (`biasedOfRank`). */
+const CODE_BIAS: f32 = 8388608;
+
+/**
+ * SIMD: the u16 codes of rank `r` (0 … 2) among a group's changing components, from `v01` (ranks
+ * 0, 1) or `v2`, as f32 lanes 2²³ + code: each code interleaved with 0x4B00, one shuffle and no
+ * conversion instruction.
+ */
 // @ts-ignore: decorator
 @inline
-function codesOfRank(r: u32, v01: v128, v2: v128): v128 {
-  return r == 0 ? i32x4.extend_low_i16x8_u(v01) : r == 1 ? i32x4.extend_high_i16x8_u(v01) : i32x4.extend_low_i16x8_u(v2);
+function biasedOfRank(r: u32, v01: v128, v2: v128): v128 {
+  const bias = i16x8.splat(0x4b00);
+  return r == 0 ? v128.shuffle<i16>(v01, bias, 0, 8, 1, 9, 2, 10, 3, 11) : r == 1 ? v128.shuffle<i16>(v01, bias, 4, 12, 5, 13, 6, 14, 7, 15) : v128.shuffle<i16>(v2, bias, 0, 8, 1, 9, 2, 10, 3, 11);
 }
 
 /**
  * SIMD: component `c` (rank `r` among the changing ones) of a group's four slots from their codes
- * in keys k0 (`a`) and k1 (`b`), as i32 lanes: lerp(a, b, w) × step + min, in the f32 operations
- * of the scalar `linearComponent`.
+ * in keys k0 (`a`) and k1 (`b`), as `biasedOfRank` lanes: lerp(a, b, w) × step + min. Taking 2²³
+ * from a lane, or one lane from the other, is exact, so these are the f32 operations of the
+ * scalar `linearComponent`.
  */
 // @ts-ignore: decorator
 @inline
 function linearLanes(a: v128, b: v128, vw: v128, range: usize, c: u32, r: u32): v128 {
-  const q = f32x4.add(f32x4.convert_i32x4_s(a), f32x4.mul(f32x4.convert_i32x4_s(i32x4.sub(b, a)), vw));
+  const q = f32x4.add(f32x4.sub(a, f32x4.splat(CODE_BIAS)), f32x4.mul(f32x4.sub(b, a), vw));
   return f32x4.add(f32x4.mul(q, v128.load(range + QUANT_RANGE_MINS + <usize>r * QUANT_RANGE_STEP)), v128.load(range + (<usize>c << 4)));
 }
 
@@ -97,9 +106,9 @@ function linearGroup(m: u32, ka: usize, kb: usize, vw: v128, range: usize, outs:
   const a2 = n == 3 ? v128.load64_zero(ka, 2 * QUANT_CODE_BYTES) : a01;
   const b2 = n == 3 ? v128.load64_zero(kb, 2 * QUANT_CODE_BYTES) : b01;
   const ry = m & 1, rz = (m & 1) + ((m >> 1) & 1);
-  const x = m & 1 ? linearLanes(codesOfRank(0, a01, a2), codesOfRank(0, b01, b2), vw, range, 0, 0) : v128.load(range);
-  const y = m & 2 ? linearLanes(codesOfRank(ry, a01, a2), codesOfRank(ry, b01, b2), vw, range, 1, ry) : v128.load(range, 16);
-  const z = m & 4 ? linearLanes(codesOfRank(rz, a01, a2), codesOfRank(rz, b01, b2), vw, range, 2, rz) : v128.load(range, 32);
+  const x = m & 1 ? linearLanes(biasedOfRank(0, a01, a2), biasedOfRank(0, b01, b2), vw, range, 0, 0) : v128.load(range);
+  const y = m & 2 ? linearLanes(biasedOfRank(ry, a01, a2), biasedOfRank(ry, b01, b2), vw, range, 1, ry) : v128.load(range, 16);
+  const z = m & 4 ? linearLanes(biasedOfRank(rz, a01, a2), biasedOfRank(rz, b01, b2), vw, range, 2, rz) : v128.load(range, 32);
   transposeStore(x, y, z, f32x4.splat(0), out + <usize>load<u32>(outs), out + <usize>load<u32>(outs, 4), out + <usize>load<u32>(outs, 8), out + <usize>load<u32>(outs, 12));
 }
 
