@@ -10,6 +10,7 @@ export { sampleMany } from './sample-many';
 export { resampleKeys } from './resample';
 export { reduceKeys } from './reduce-keys';
 export { widenKeys } from './widen-keys';
+export { alignRotations } from './align-rotations';
 
 /** 1 when this build uses WebAssembly SIMD. */
 export const SIMD: i32 = ASC_FEATURE_SIMD ? 1 : 0;

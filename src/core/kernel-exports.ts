@@ -48,4 +48,6 @@ export interface KernelExports {
   reduceKeys(records: number, count: number): void;
   /** `members` arrays of `count` packed keys of `width` floats (3 or 4) at `from` as float4s, key k of member j at `to + k · stride + 16j`; 1 when a float is not a file value, else 0 (assembly/widen-keys.ts). */
   widenKeys(from: number, width: number, count: number, members: number, to: number, stride: number): number;
+  /** `count` quaternion keys from `from` (key `keyCount` is key 0 again) sign-aligned and normalised to `to`, as glTF writers store them (assembly/align-rotations.ts). */
+  alignRotations(from: number, keyCount: number, count: number, to: number): void;
 }

@@ -4,7 +4,7 @@ import { type ExportAxisOptions, convertResource } from './axis-conversion.js';
 import { type ClipExportOptions, exportClips } from './export-clip.js';
 import type { ExportCounts } from './export-counts.js';
 import { boolTrack } from './bool-track.js';
-import { type CurveTrack, curveTrack, writeTrackValues } from './curve-track.js';
+import { type CurveTrack, curveTrack, type RotationWriter, writeTrackValues } from './curve-track.js';
 import { isNodeProperty } from './joint-nodes.js';
 import { type ClipReduction, keyTolerance, type KeyTolerance } from './reduce-clip.js';
 import { onSharedTimes } from './shared-times.js';
@@ -39,10 +39,10 @@ export interface PlannedChannel<N> {
   readonly quantized: boolean;
   /**
    * Writes `values` into `out` from element `at` (an Int16Array when `quantized`, else a
-   * Float32Array): straight from the track where `values` is not made yet (`writeTrackValues`), so a
-   * file writer copies a baked track's keys once.
+   * Float32Array): straight from the track where `values` is not made yet (`writeTrackValues`,
+   * rotations aligned by `rotations` where given), so a file writer copies a baked track's keys once.
    */
-  writeValues(out: Float32Array | Int16Array, at: number): void;
+  writeValues(out: Float32Array | Int16Array, at: number, rotations?: RotationWriter): void;
 }
 
 /** What one clip becomes in glTF (`planAnimation`). */
@@ -250,8 +250,8 @@ class TrackChannel<N> implements PlannedChannel<N> {
     return this.made;
   }
 
-  writeValues(out: Float32Array | Int16Array, at: number): void {
+  writeValues(out: Float32Array | Int16Array, at: number, rotations?: RotationWriter): void {
     if (this.made !== undefined) out.set(this.made, at);
-    else writeTrackValues(this.track!, out as Float32Array, at, this.width);
+    else writeTrackValues(this.track!, out as Float32Array, at, this.width, rotations);
   }
 }

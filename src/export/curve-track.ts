@@ -2,6 +2,15 @@ import { type AnimClip, type AnimCurve, withClosingKey } from '../anim/index.js'
 import { hemisphereSign } from '../anim/rotation-alignment.js';
 import { UsageError } from '../errors.js';
 
+/**
+ * Writes rotation keys sign-aligned and normalised as `AlignedRotations.write` does, by other means
+ * (the kernel: src/core/aligned-rotations.ts `KernelAlignedRotations`), bit for bit.
+ */
+export interface RotationWriter {
+  /** Keys 0 … count − 1 of the `keyCount` float4 `keys` (key keyCount is key 0 again) aligned and normalised into `out` from `at`. */
+  writeAligned(keys: Float32Array, keyCount: number, count: number, out: Float32Array, at: number): void;
+}
+
 /** The keys of one glTF animation sampler: `times` in seconds (strictly increasing), float4 `values`. */
 export interface CurveTrack {
   /** Seconds, strictly increasing, at least one. */
@@ -183,9 +192,10 @@ class AlignedRotations implements CurveTrack {
     }
   }
 
-  /** Writes the keys into `out` from `at`: copied once `values` is made, else computed there. */
-  writeTo(out: Float32Array, at: number): void {
+  /** Writes the keys into `out` from `at`: copied once `values` is made, else computed there (by `rotations` when given). */
+  writeTo(out: Float32Array, at: number, rotations: RotationWriter | undefined): void {
     if (this.made !== undefined) out.set(this.made, at);
+    else if (rotations !== undefined) rotations.writeAligned(this.keys, this.keyCount, this.times.length, out, at);
     else this.write(out, at, this.times.length);
   }
 }
@@ -193,10 +203,11 @@ class AlignedRotations implements CurveTrack {
 /**
  * The values of `track` as `width` floats per key (x y z, or x y z w) into `out` from `at`: the
  * output accessor of a glTF sampler (VEC3 translation and scale, VEC4 rotation), written without
- * making the track's `values` where they are not made yet (`AlignedRotations`).
+ * making the track's `values` where they are not made yet (`AlignedRotations`; aligned by
+ * `rotations` where given).
  */
-export function writeTrackValues(track: CurveTrack, out: Float32Array, at: number, width: 3 | 4): void {
-  if (width === 4 && track instanceof AlignedRotations) return track.writeTo(out, at);
+export function writeTrackValues(track: CurveTrack, out: Float32Array, at: number, width: 3 | 4, rotations?: RotationWriter): void {
+  if (width === 4 && track instanceof AlignedRotations) return track.writeTo(out, at, rotations);
   const n = track.times.length;
   const v = track.values;
   if (width === 4) return out.set(v.subarray(0, 4 * n), at);

@@ -1,5 +1,6 @@
 import { ImageUtils } from '@gltf-transform/core';
 import type { AnimClip, AnimResource } from '../anim/index.js';
+import { KernelAlignedRotations } from '../core/aligned-rotations.js';
 import type { AnimCore } from '../core/index.js';
 import { UsageError } from '../errors.js';
 import { shorten } from '../formats/text.js';
@@ -14,6 +15,7 @@ import { type AxisConversion, axisConversion, convertRoots } from './axis-conver
 import type { ExportCounts } from './export-counts.js';
 import { exportAxes, type GltfExportOptions, type OutputFile } from './gltf.js';
 import { type ClipReduction, keyTolerance, type ToleranceOption } from './reduce-clip.js';
+import type { RotationWriter } from './curve-track.js';
 import { SharedTimes } from './shared-times.js';
 
 /** GLB header and chunk types (glTF 2.0 §4.4). */
@@ -77,8 +79,8 @@ export function rewriteGltf(core: AnimCore, resource: AnimResource, source: Gltf
   if (converted !== resource) out.nodes = convertedRootNodes(out.nodes as JsonObject[], conversion, converted);
   (out.asset as JsonObject).extras = { ...((out.asset as JsonObject).extras as JsonObject | undefined), animcore: exportAxes(resource, options) };
   return {
-    glb: () => glb(out, layout),
-    gltf: (name) => gltfFiles(out, layout, name),
+    glb: () => glb(out, layout, core),
+    gltf: (name) => gltfFiles(out, layout, name, core),
     clips: plan.clips,
     counts: plan.counts,
     reductions: plan.reductions,
@@ -253,12 +255,17 @@ class OutputBuffer {
     return this.length + ((4 - (this.length % 4)) % 4);
   }
 
-  /** Writes the buffer's bytes into `out` from byte `at`. */
-  copyTo(out: Uint8Array, at: number): void {
-    for (let i = 0; i < this.parts.length; i++) {
-      const part = this.parts[i]!;
-      if (part instanceof Uint8Array) out.set(part, at + this.offsets[i]!);
-      else part.writeTo(out, at + this.offsets[i]!);
+  /** Writes the buffer's bytes into `out` from byte `at`, baked rotations aligned by `core`'s kernel (`KernelAlignedRotations`). */
+  copyTo(out: Uint8Array, at: number, core: AnimCore): void {
+    const rotations = new KernelAlignedRotations(core);
+    try {
+      for (let i = 0; i < this.parts.length; i++) {
+        const part = this.parts[i]!;
+        if (part instanceof Uint8Array) out.set(part, at + this.offsets[i]!);
+        else part.writeTo(out, at + this.offsets[i]!, rotations);
+      }
+    } finally {
+      rotations.dispose();
     }
   }
 }
@@ -266,8 +273,8 @@ class OutputBuffer {
 /** Bytes of the output buffer made when the file is written: a channel's output (`PlannedChannel.writeValues`). */
 interface BinaryPart {
   readonly byteLength: number;
-  /** Writes the bytes into `out` from byte `at`. */
-  writeTo(out: Uint8Array, at: number): void;
+  /** Writes the bytes into `out` from byte `at` (rotations aligned by `rotations`). */
+  writeTo(out: Uint8Array, at: number, rotations: RotationWriter): void;
 }
 
 /** A channel's output as bytes, written by the channel into the file's buffer (element-aligned there, as the buffer's 4-byte alignment and a new output make it; else copied from its `values`). */
@@ -278,11 +285,11 @@ class ChannelBytes implements BinaryPart {
     this.byteLength = (channel.quantized ? 2 : 4) * channel.valueCount;
   }
 
-  writeTo(out: Uint8Array, at: number): void {
+  writeTo(out: Uint8Array, at: number, rotations: RotationWriter): void {
     const { channel } = this;
     const start = out.byteOffset + at;
     if (start % (channel.quantized ? 2 : 4) !== 0) out.set(new Uint8Array(channel.values.buffer, channel.values.byteOffset, this.byteLength), at);
-    else channel.writeValues(channel.quantized ? new Int16Array(out.buffer, start, channel.valueCount) : new Float32Array(out.buffer, start, channel.valueCount), 0);
+    else channel.writeValues(channel.quantized ? new Int16Array(out.buffer, start, channel.valueCount) : new Float32Array(out.buffer, start, channel.valueCount), 0, rotations);
   }
 }
 
@@ -410,7 +417,7 @@ function withBuffer(json: JsonObject, byteLength: number, uri?: string): JsonObj
   return { ...json, buffers: [{ ...(uri !== undefined && { uri }), byteLength }] };
 }
 
-function glb(json: JsonObject, layout: Layout): Uint8Array {
+function glb(json: JsonObject, layout: Layout, core: AnimCore): Uint8Array {
   const binLength = layout.buffer.byteLength;
   const text = new TextEncoder().encode(JSON.stringify(withBuffer(json, binLength)));
   const jsonLength = text.byteLength + ((4 - (text.byteLength % 4)) % 4);
@@ -427,18 +434,18 @@ function glb(json: JsonObject, layout: Layout): Uint8Array {
   if (binChunk > 0) {
     view.setUint32(20 + jsonLength, binLength, true);
     view.setUint32(24 + jsonLength, CHUNK_BIN, true);
-    layout.buffer.copyTo(out, 28 + jsonLength);
+    layout.buffer.copyTo(out, 28 + jsonLength, core);
   }
   return out;
 }
 
-function gltfFiles(json: JsonObject, layout: Layout, name: string): OutputFile[] {
+function gltfFiles(json: JsonObject, layout: Layout, name: string, core: AnimCore): OutputFile[] {
   // A URI is percent-encoded (glTF 2.0 §3.3.2, RFC 3986): a `#` or space in the file name must still load.
   const out = withBuffer(json, layout.buffer.byteLength, encodeURIComponent(`${name}.bin`));
   const files: OutputFile[] = [{ name: `${name}.gltf`, bytes: new TextEncoder().encode(JSON.stringify(out, null, 2)) }];
   if (layout.buffer.byteLength > 0) {
     const bin = new Uint8Array(layout.buffer.byteLength);
-    layout.buffer.copyTo(bin, 0);
+    layout.buffer.copyTo(bin, 0, core);
     files.push({ name: `${name}.bin`, bytes: bin });
   }
   return files;

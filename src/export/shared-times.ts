@@ -35,6 +35,12 @@ export function onSharedTimes(tracks: readonly CurveTrack[], step: boolean): Cur
 /** One written input per distinct key-time array (the tracks of a uniform clip share one), whatever a writer makes of it (an accessor, an accessor index). */
 export class SharedTimes<T> {
   private readonly byKey = new Map<string, { times: Float32Array; value: T }[]>();
+  /**
+   * The value of each array seen, by identity: the tracks of a clip share one times array, and the
+   * clips of a bake equal ones, which the content test compared key by key for every track (a
+   * few percent of a glTF → glTF bake; issue 15, gltf-resample).
+   */
+  private readonly byArray = new Map<Float32Array, T>();
 
   /** The value made for times equal to `times`, made by `make` the first time. */
   get(times: Float32Array, make: () => T): T {
@@ -47,14 +53,21 @@ export class SharedTimes<T> {
 
   /** The value added for times equal to `times`, or undefined. */
   find(times: Float32Array): T | undefined {
+    if (this.byArray.has(times)) return this.byArray.get(times);
     const list = this.byKey.get(timesKey(times));
     if (list === undefined) return undefined;
-    for (const e of list) if (sameTimes(e.times, times)) return e.value;
+    for (const e of list) {
+      if (sameTimes(e.times, times)) {
+        this.byArray.set(times, e.value);
+        return e.value;
+      }
+    }
     return undefined;
   }
 
   /** Adds the value for `times` (which `find` does not know yet). */
   add(times: Float32Array, value: T): void {
+    this.byArray.set(times, value);
     const key = timesKey(times);
     const list = this.byKey.get(key);
     if (list) list.push({ times, value });

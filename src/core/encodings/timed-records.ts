@@ -33,21 +33,27 @@ interface TimeGroup {
 function timeGroups<K extends KeyedKeys | CubicKeys>(clip: AnimClip, layout: ClipLayout, step: (keys: K) => boolean): TimeGroup[] {
   const groups: TimeGroup[] = [];
   const candidates = new Map<string, TimeGroup[]>();
+  let last: TimeGroup | undefined;
   for (const i of layout.slots) {
     const curve = clip.curves[i]!;
     const keys = curve.keys as K;
     const s = step(keys);
     const { times } = keys;
-    const id = `${times.length} ${times[0]} ${times[times.length - 1]} ${s}`;
-    const list = candidates.get(id) ?? [];
-    candidates.set(id, list);
-    let group = list.find((g) => sameTimes(g.times, times));
+    // The previous slot's times array again (a glTF file's samplers often share one input): its group.
+    let group = last !== undefined && last.times === times && last.step === s ? last : undefined;
     if (group === undefined) {
-      group = { times, step: s, linear: [], rotation: [] };
-      list.push(group);
-      groups.push(group);
+      const id = `${times.length} ${times[0]} ${times[times.length - 1]} ${s}`;
+      const list = candidates.get(id) ?? [];
+      candidates.set(id, list);
+      for (let g = 0; g < list.length && group === undefined; g++) if (sameTimes(list[g]!.times, times)) group = list[g];
+      if (group === undefined) {
+        group = { times, step: s, linear: [], rotation: [] };
+        list.push(group);
+        groups.push(group);
+      }
     }
     (curve.curveType === 'rotation' ? group.rotation : group.linear).push(i);
+    last = group;
   }
   return groups;
 }
