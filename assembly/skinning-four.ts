@@ -17,8 +17,6 @@ import { CLIP_KEYS, CLIP_SLOT_OUT, KEYED_FIRST_SLOT, KEYED_MEMBER_COUNT, LTM_BIN
 import { normalizeSoa4, shortestSign, SLERP_SHARED, slerpLanes4, slerpPrepare, slerpPreparedPair } from './quat';
 
 const MODEL_SOA_BYTES: usize = SM_MODEL_SOA_BYTES;
-/** `slerpLanes4`'s results (x, y, z, w of four instances). */
-const SLERP_OUT = memory.data(64, 16);
 /** One lane's result of `slerpLanesRest`. */
 const SLERP_ONE = memory.data(16, 16);
 
@@ -84,62 +82,36 @@ function four(keyed: bool, nlerp: bool, p: usize, s0: usize, s1: usize, s2: usiz
   const n = load<u32>(p, LTM_JOINT_COUNT);
   const parents = load<usize>(p, LTM_PARENTS);
   const bindings = keyed ? s0 : load<usize>(p, LTM_BINDINGS);
-  const bindingBytes: usize = keyed ? 16 : 12;
   const rest = load<usize>(p, LTM_REST);
   const order = load<usize>(p, LTM_ORDER);
-  const one = f32x4.splat(1), two = f32x4.splat(2), zero = f32x4.splat(0);
-  // Keyed: lanes that hold key k as stored.
-  const held = keyed ? v128.load(KEY_LANES, LANES_HELD) : zero;
-  const heldBits = i32x4.bitmask(held);
+  // Keyed: every joint's T, R and S first, in a loop of their own (consecutive joints' key reads and
+  // slerps are independent chains, which the processor overlaps where no composition waits on
+  // them), into the joint's model scratch as the composition below reads them (`SAMPLED_*`). Where
+  // that fails, the joints are composed all the same: the constant ones (before the next call's
+  // `first`) must hold their model matrices.
+  const sampled = !keyed || keyedJoints(nlerp, n, order, bindings, rest, soa, first);
+  const one = f32x4.splat(1), two = f32x4.splat(2);
   for (let k: u32 = first; k < n; k++) {
     const i = <usize>load<u32>(order + (<usize>k << 2));
-    const b = bindings + i * bindingBytes;
-    const r = rest + i * 48;
-    // Rotations of the four instances: x, y, z, w.
-    // An unbound property reads the rest value in every lane (one test per joint, not per lane).
-    const bq = <usize>load<u32>(b, 4);
-    let x: v128, y: v128, z: v128, w: v128;
-    if (keyed && bq != <usize>LTM_UNBOUND) {
-      const L = KEY_LANES;
-      const a0 = load<u32>(L) + bq, a1 = load<u32>(L, 4) + bq, a2 = load<u32>(L, 8) + bq, a3 = load<u32>(L, 12) + bq;
-      const qa0 = v128.load(a0), qa1 = v128.load(a1), qa2 = v128.load(a2), qa3 = v128.load(a3);
-      const qb0 = v128.load(a0 + load<u32>(L, LANES_NEXT)), qb1 = v128.load(a1 + load<u32>(L, LANES_NEXT + 4));
-      const qb2 = v128.load(a2 + load<u32>(L, LANES_NEXT + 8)), qb3 = v128.load(a3 + load<u32>(L, LANES_NEXT + 12));
-      const axy01 = i32x4.shuffle(qa0, qa1, 0, 4, 1, 5), axy23 = i32x4.shuffle(qa2, qa3, 0, 4, 1, 5);
-      const azw01 = i32x4.shuffle(qa0, qa1, 2, 6, 3, 7), azw23 = i32x4.shuffle(qa2, qa3, 2, 6, 3, 7);
-      const bxy01 = i32x4.shuffle(qb0, qb1, 0, 4, 1, 5), bxy23 = i32x4.shuffle(qb2, qb3, 0, 4, 1, 5);
-      const bzw01 = i32x4.shuffle(qb0, qb1, 2, 6, 3, 7), bzw23 = i32x4.shuffle(qb2, qb3, 2, 6, 3, 7);
-      const ax = i32x4.shuffle(axy01, axy23, 0, 1, 4, 5), ay = i32x4.shuffle(axy01, axy23, 2, 3, 6, 7);
-      const az = i32x4.shuffle(azw01, azw23, 0, 1, 4, 5), aw = i32x4.shuffle(azw01, azw23, 2, 3, 6, 7);
-      let bx = i32x4.shuffle(bxy01, bxy23, 0, 1, 4, 5), by = i32x4.shuffle(bxy01, bxy23, 2, 3, 6, 7);
-      let bz = i32x4.shuffle(bzw01, bzw23, 0, 1, 4, 5), bw = i32x4.shuffle(bzw01, bzw23, 2, 3, 6, 7);
-      if (nlerp) {
-        // `nlerpShortest` lane by lane: b on the shorter arc, a + (b − a)·w, normalised (held lanes
-        // replaced below).
-        const sign = shortestSign(ax, ay, az, aw, bx, by, bz, bw);
-        const ws = v128.load(L, LANES_WEIGHTS);
-        bx = f32x4.add(ax, f32x4.mul(f32x4.sub(v128.xor(bx, sign), ax), ws));
-        by = f32x4.add(ay, f32x4.mul(f32x4.sub(v128.xor(by, sign), ay), ws));
-        bz = f32x4.add(az, f32x4.mul(f32x4.sub(v128.xor(bz, sign), az), ws));
-        bw = f32x4.add(aw, f32x4.mul(f32x4.sub(v128.xor(bw, sign), aw), ws));
-        if (!normalizeSoa4(bx, by, bz, bw, held, SLERP_OUT)) return false;
-      } else {
-        const rest = slerpLanes4(L + LANES_SLERP, ax, ay, az, aw, bx, by, bz, bw, SLERP_OUT) & ~heldBits;
-        // The lanes `slerpPreparedEach4` gives to `slerpPrepared` (a wide gap, a result shorter than 1e-6).
-        if (rest != 0) slerpLanesRest(rest, bq);
-      }
-      x = v128.load(SLERP_OUT);
-      y = v128.load(SLERP_OUT, 16);
-      z = v128.load(SLERP_OUT, 32);
-      w = v128.load(SLERP_OUT, 48);
-      if (heldBits != 0) {
-        // Key k as stored.
-        x = v128.bitselect(ax, x, held);
-        y = v128.bitselect(ay, y, held);
-        z = v128.bitselect(az, z, held);
-        w = v128.bitselect(aw, w, held);
-      }
+    const o = soa + i * MODEL_SOA_BYTES;
+    let x: v128, y: v128, z: v128, w: v128, sx: v128, sy: v128, sz: v128, tx: v128, ty: v128, tz: v128;
+    if (keyed) {
+      x = v128.load(o, SAMPLED_X);
+      y = v128.load(o, SAMPLED_X + 16);
+      z = v128.load(o, SAMPLED_X + 32);
+      w = v128.load(o, SAMPLED_X + 48);
+      sx = v128.load(o, SAMPLED_S);
+      sy = v128.load(o, SAMPLED_S + 16);
+      sz = v128.load(o, SAMPLED_S + 32);
+      tx = v128.load(o, SAMPLED_T);
+      ty = v128.load(o, SAMPLED_T + 16);
+      tz = v128.load(o, SAMPLED_T + 32);
     } else {
+      const b = bindings + i * 12;
+      const r = rest + i * 48;
+      // Rotations of the four instances: x, y, z, w. An unbound property reads the rest value in
+      // every lane (one test per joint, not per lane).
+      const bq = <usize>load<u32>(b, 4);
       let q0: v128, q1: v128, q2: v128, q3: v128;
       if (bq == <usize>LTM_UNBOUND) q0 = q1 = q2 = q3 = v128.load(r, 16);
       else {
@@ -154,26 +126,37 @@ function four(keyed: bool, nlerp: bool, p: usize, s0: usize, s1: usize, s2: usiz
       y = i32x4.shuffle(qxy01, qxy23, 2, 3, 6, 7);
       z = i32x4.shuffle(qzw01, qzw23, 0, 1, 4, 5);
       w = i32x4.shuffle(qzw01, qzw23, 2, 3, 6, 7);
+      // Scales.
+      const bs = <usize>load<u32>(b, 8);
+      let c0: v128, c1: v128, c2: v128, c3: v128;
+      if (bs == <usize>LTM_UNBOUND) c0 = c1 = c2 = c3 = v128.load(r, 32);
+      else {
+        c0 = v128.load(s0 + bs);
+        c1 = v128.load(s1 + bs);
+        c2 = v128.load(s2 + bs);
+        c3 = v128.load(s3 + bs);
+      }
+      const sxy01 = i32x4.shuffle(c0, c1, 0, 4, 1, 5), sxy23 = i32x4.shuffle(c2, c3, 0, 4, 1, 5);
+      const sz01 = i32x4.shuffle(c0, c1, 2, 6, 3, 7), sz23 = i32x4.shuffle(c2, c3, 2, 6, 3, 7);
+      sx = i32x4.shuffle(sxy01, sxy23, 0, 1, 4, 5);
+      sy = i32x4.shuffle(sxy01, sxy23, 2, 3, 6, 7);
+      sz = i32x4.shuffle(sz01, sz23, 0, 1, 4, 5);
+      // Translations.
+      const bt = <usize>load<u32>(b);
+      let t0: v128, t1: v128, t2: v128, t3: v128;
+      if (bt == <usize>LTM_UNBOUND) t0 = t1 = t2 = t3 = v128.load(r);
+      else {
+        t0 = v128.load(s0 + bt);
+        t1 = v128.load(s1 + bt);
+        t2 = v128.load(s2 + bt);
+        t3 = v128.load(s3 + bt);
+      }
+      const txy01 = i32x4.shuffle(t0, t1, 0, 4, 1, 5), txy23 = i32x4.shuffle(t2, t3, 0, 4, 1, 5);
+      const tz01 = i32x4.shuffle(t0, t1, 2, 6, 3, 7), tz23 = i32x4.shuffle(t2, t3, 2, 6, 3, 7);
+      tx = i32x4.shuffle(txy01, txy23, 0, 1, 4, 5);
+      ty = i32x4.shuffle(txy01, txy23, 2, 3, 6, 7);
+      tz = i32x4.shuffle(tz01, tz23, 0, 1, 4, 5);
     }
-    // Scales.
-    const bs = <usize>load<u32>(b, 8);
-    let c0: v128, c1: v128, c2: v128, c3: v128;
-    if (bs == <usize>LTM_UNBOUND) c0 = c1 = c2 = c3 = v128.load(r, 32);
-    else if (keyed) {
-      c0 = lerpLane(0, bs);
-      c1 = lerpLane(1, bs);
-      c2 = lerpLane(2, bs);
-      c3 = lerpLane(3, bs);
-    } else {
-      c0 = v128.load(s0 + bs);
-      c1 = v128.load(s1 + bs);
-      c2 = v128.load(s2 + bs);
-      c3 = v128.load(s3 + bs);
-    }
-    const sxy01 = i32x4.shuffle(c0, c1, 0, 4, 1, 5), sxy23 = i32x4.shuffle(c2, c3, 0, 4, 1, 5);
-    const sz01 = i32x4.shuffle(c0, c1, 2, 6, 3, 7), sz23 = i32x4.shuffle(c2, c3, 2, 6, 3, 7);
-    const sx = i32x4.shuffle(sxy01, sxy23, 0, 1, 4, 5), sy = i32x4.shuffle(sxy01, sxy23, 2, 3, 6, 7);
-    const sz = i32x4.shuffle(sz01, sz23, 0, 1, 4, 5);
     // The local matrix, as `composeLocal` (local-to-model.ts) lane by lane.
     const xx = f32x4.mul(x, x), yy = f32x4.mul(y, y), zz = f32x4.mul(z, z);
     const xy = f32x4.mul(x, y), xz = f32x4.mul(x, z), yz = f32x4.mul(y, z);
@@ -187,26 +170,6 @@ function four(keyed: bool, nlerp: bool, p: usize, s0: usize, s1: usize, s2: usiz
     const l20 = f32x4.mul(f32x4.mul(two, f32x4.add(xz, wy)), sz);
     const l21 = f32x4.mul(f32x4.mul(two, f32x4.sub(yz, wx)), sz);
     const l22 = f32x4.mul(f32x4.sub(one, f32x4.mul(two, f32x4.add(xx, yy))), sz);
-    // Translations.
-    const bt = <usize>load<u32>(b);
-    let t0: v128, t1: v128, t2: v128, t3: v128;
-    if (bt == <usize>LTM_UNBOUND) t0 = t1 = t2 = t3 = v128.load(r);
-    else if (keyed) {
-      t0 = lerpLane(0, bt);
-      t1 = lerpLane(1, bt);
-      t2 = lerpLane(2, bt);
-      t3 = lerpLane(3, bt);
-    } else {
-      t0 = v128.load(s0 + bt);
-      t1 = v128.load(s1 + bt);
-      t2 = v128.load(s2 + bt);
-      t3 = v128.load(s3 + bt);
-    }
-    const txy01 = i32x4.shuffle(t0, t1, 0, 4, 1, 5), txy23 = i32x4.shuffle(t2, t3, 0, 4, 1, 5);
-    const tz01 = i32x4.shuffle(t0, t1, 2, 6, 3, 7), tz23 = i32x4.shuffle(t2, t3, 2, 6, 3, 7);
-    const tx = i32x4.shuffle(txy01, txy23, 0, 1, 4, 5), ty = i32x4.shuffle(txy01, txy23, 2, 3, 6, 7);
-    const tz = i32x4.shuffle(tz01, tz23, 0, 1, 4, 5);
-    const o = soa + i * MODEL_SOA_BYTES;
     const parent = load<i32>(parents + (i << 2));
     if (parent < 0) {
       // A root's model matrix is its local matrix.
@@ -231,7 +194,104 @@ function four(keyed: bool, nlerp: bool, p: usize, s0: usize, s1: usize, s2: usiz
     productRow(a, 16, o, l00, l01, l02, l10, l11, l12, l20, l21, l22, tx, ty, tz);
     productRow(a, 32, o, l00, l01, l02, l10, l11, l12, l20, l21, l22, tx, ty, tz);
   }
-  return skinAll(n, soa, splat, m0, m1, m2, m3);
+  return sampled && skinAll(n, soa, splat, m0, m1, m2, m3);
+}
+
+/** Byte offsets in a joint's model scratch of `keyedJoints`' x, y, z, w (f32x4 each), then sx, sy, sz, then tx, ty, tz. */
+const SAMPLED_X: usize = 0;
+const SAMPLED_S: usize = 64;
+const SAMPLED_T: usize = 112;
+
+/**
+ * `keyedSkinningFour`'s interpolation: for the joints `order[first …]` (`map` as `keyedMap`) the
+ * four instances' rotations, scales and translations (the rest value in every lane where unbound)
+ * into each joint's model scratch at `soa` (SAMPLED_*). Returns false where an nlerp result is not
+ * normalisable four at a time (that joint's rotation left as it was).
+ */
+// @ts-ignore: decorator
+@inline
+function keyedJoints(nlerp: bool, n: u32, order: usize, map: usize, rest: usize, soa: usize, first: u32): bool {
+  // Lanes that hold key k as stored.
+  const held = v128.load(KEY_LANES, LANES_HELD);
+  const heldBits = i32x4.bitmask(held);
+  let normalised = true;
+  for (let k: u32 = first; k < n; k++) {
+    const i = <usize>load<u32>(order + (<usize>k << 2));
+    const b = map + (i << 4);
+    const r = rest + i * 48;
+    const o = soa + i * MODEL_SOA_BYTES;
+    // Rotations of the four instances: x, y, z, w. An unbound property reads the rest value in
+    // every lane (one test per joint, not per lane).
+    const bq = <usize>load<u32>(b, 4);
+    if (bq == <usize>LTM_UNBOUND) {
+      const q = v128.load(r, 16);
+      v128.store(o, i32x4.shuffle(q, q, 0, 0, 0, 0), SAMPLED_X);
+      v128.store(o, i32x4.shuffle(q, q, 1, 1, 1, 1), SAMPLED_X + 16);
+      v128.store(o, i32x4.shuffle(q, q, 2, 2, 2, 2), SAMPLED_X + 32);
+      v128.store(o, i32x4.shuffle(q, q, 3, 3, 3, 3), SAMPLED_X + 48);
+    } else {
+      const L = KEY_LANES;
+      const a0 = load<u32>(L) + bq, a1 = load<u32>(L, 4) + bq, a2 = load<u32>(L, 8) + bq, a3 = load<u32>(L, 12) + bq;
+      const qa0 = v128.load(a0), qa1 = v128.load(a1), qa2 = v128.load(a2), qa3 = v128.load(a3);
+      const qb0 = v128.load(a0 + load<u32>(L, LANES_NEXT)), qb1 = v128.load(a1 + load<u32>(L, LANES_NEXT + 4));
+      const qb2 = v128.load(a2 + load<u32>(L, LANES_NEXT + 8)), qb3 = v128.load(a3 + load<u32>(L, LANES_NEXT + 12));
+      const axy01 = i32x4.shuffle(qa0, qa1, 0, 4, 1, 5), axy23 = i32x4.shuffle(qa2, qa3, 0, 4, 1, 5);
+      const azw01 = i32x4.shuffle(qa0, qa1, 2, 6, 3, 7), azw23 = i32x4.shuffle(qa2, qa3, 2, 6, 3, 7);
+      const bxy01 = i32x4.shuffle(qb0, qb1, 0, 4, 1, 5), bxy23 = i32x4.shuffle(qb2, qb3, 0, 4, 1, 5);
+      const bzw01 = i32x4.shuffle(qb0, qb1, 2, 6, 3, 7), bzw23 = i32x4.shuffle(qb2, qb3, 2, 6, 3, 7);
+      const ax = i32x4.shuffle(axy01, axy23, 0, 1, 4, 5), ay = i32x4.shuffle(axy01, axy23, 2, 3, 6, 7);
+      const az = i32x4.shuffle(azw01, azw23, 0, 1, 4, 5), aw = i32x4.shuffle(azw01, azw23, 2, 3, 6, 7);
+      let bx = i32x4.shuffle(bxy01, bxy23, 0, 1, 4, 5), by = i32x4.shuffle(bxy01, bxy23, 2, 3, 6, 7);
+      let bz = i32x4.shuffle(bzw01, bzw23, 0, 1, 4, 5), bw = i32x4.shuffle(bzw01, bzw23, 2, 3, 6, 7);
+      if (nlerp) {
+        // `nlerpShortest` lane by lane: b on the shorter arc, a + (b − a)·w, normalised (held lanes
+        // replaced below).
+        const sign = shortestSign(ax, ay, az, aw, bx, by, bz, bw);
+        const ws = v128.load(L, LANES_WEIGHTS);
+        bx = f32x4.add(ax, f32x4.mul(f32x4.sub(v128.xor(bx, sign), ax), ws));
+        by = f32x4.add(ay, f32x4.mul(f32x4.sub(v128.xor(by, sign), ay), ws));
+        bz = f32x4.add(az, f32x4.mul(f32x4.sub(v128.xor(bz, sign), az), ws));
+        bw = f32x4.add(aw, f32x4.mul(f32x4.sub(v128.xor(bw, sign), aw), ws));
+        if (!normalizeSoa4(bx, by, bz, bw, held, o + SAMPLED_X)) normalised = false;
+      } else {
+        const rest = slerpLanes4(L + LANES_SLERP, ax, ay, az, aw, bx, by, bz, bw, o + SAMPLED_X) & ~heldBits;
+        // The lanes `slerpPreparedEach4` gives to `slerpPrepared` (a wide gap, a result shorter than 1e-6).
+        if (rest != 0) slerpLanesRest(rest, bq, o + SAMPLED_X);
+      }
+      if (heldBits != 0) {
+        // Key k as stored.
+        v128.store(o, v128.bitselect(ax, v128.load(o, SAMPLED_X), held), SAMPLED_X);
+        v128.store(o, v128.bitselect(ay, v128.load(o, SAMPLED_X + 16), held), SAMPLED_X + 16);
+        v128.store(o, v128.bitselect(az, v128.load(o, SAMPLED_X + 32), held), SAMPLED_X + 32);
+        v128.store(o, v128.bitselect(aw, v128.load(o, SAMPLED_X + 48), held), SAMPLED_X + 48);
+      }
+    }
+    keyedVector(<usize>load<u32>(b, 8), r + 32, o + SAMPLED_S);
+    keyedVector(<usize>load<u32>(b), r, o + SAMPLED_T);
+  }
+  return normalised;
+}
+
+/**
+ * The x, y, z of four instances (f32x4 each, at `d`) of the member at byte offset `at` of their key
+ * rows (`lerpLane`), or of the rest value at `r` where `at` is LTM_UNBOUND.
+ */
+// @ts-ignore: decorator
+@inline
+function keyedVector(at: usize, r: usize, d: usize): void {
+  let c0: v128, c1: v128, c2: v128, c3: v128;
+  if (at == <usize>LTM_UNBOUND) c0 = c1 = c2 = c3 = v128.load(r);
+  else {
+    c0 = lerpLane(0, at);
+    c1 = lerpLane(1, at);
+    c2 = lerpLane(2, at);
+    c3 = lerpLane(3, at);
+  }
+  const xy01 = i32x4.shuffle(c0, c1, 0, 4, 1, 5), xy23 = i32x4.shuffle(c2, c3, 0, 4, 1, 5);
+  const z01 = i32x4.shuffle(c0, c1, 2, 6, 3, 7), z23 = i32x4.shuffle(c2, c3, 2, 6, 3, 7);
+  v128.store(d, i32x4.shuffle(xy01, xy23, 0, 1, 4, 5));
+  v128.store(d, i32x4.shuffle(xy01, xy23, 2, 3, 6, 7), 16);
+  v128.store(d, i32x4.shuffle(z01, z23, 0, 1, 4, 5), 32);
 }
 
 /**
@@ -269,17 +329,17 @@ function lerpLane(l: usize, at: usize): v128 {
 
 /**
  * The lanes of `rest` (bit l: instance l) of the rotation member at byte offset `at` slerped by
- * `slerpPrepared` with the lane's weight, into SLERP_OUT: what `slerpPreparedEach4` does with
+ * `slerpPrepared` with the lane's weight, into the lanes of x, y, z, w at `out`: what `slerpPreparedEach4` does with
  * such a lane. Out of line: rare (key gaps over ~20°).
  */
-function slerpLanesRest(rest: i32, at: usize): void {
+function slerpLanesRest(rest: i32, at: usize, out: usize): void {
   const L = KEY_LANES;
   for (let l: usize = 0; l < 4; l++) {
     if ((rest & (1 << <i32>l)) == 0) continue;
     const a = <usize>load<u32>(L + (l << 2)) + at;
     slerpPrepare(SLERP_SHARED, load<f32>(L + LANES_WEIGHTS + (l << 2)));
     slerpPreparedPair(SLERP_SHARED, v128.load(a), v128.load(a + <usize>load<u32>(L + LANES_NEXT + (l << 2))), SLERP_ONE);
-    for (let c: usize = 0; c < 4; c++) store<f32>(SLERP_OUT + (c << 4) + (l << 2), load<f32>(SLERP_ONE + (c << 2)));
+    for (let c: usize = 0; c < 4; c++) store<f32>(out + (c << 4) + (l << 2), load<f32>(SLERP_ONE + (c << 2)));
   }
 }
 
