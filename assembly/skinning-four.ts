@@ -266,6 +266,13 @@ function keyedJoints(nlerp: bool, n: u32, order: usize, map: usize, rest: usize,
         v128.store(o, v128.bitselect(aw, v128.load(o, SAMPLED_X + 48), held), SAMPLED_X + 48);
       }
     }
+  }
+  // The scales and translations after the rotations, in a loop of their own as well.
+  for (let k: u32 = first; k < n; k++) {
+    const i = <usize>load<u32>(order + (<usize>k << 2));
+    const b = map + (i << 4);
+    const r = rest + i * 48;
+    const o = soa + i * MODEL_SOA_BYTES;
     keyedVector(<usize>load<u32>(b, 8), r + 32, o + SAMPLED_S);
     keyedVector(<usize>load<u32>(b), r, o + SAMPLED_T);
   }
