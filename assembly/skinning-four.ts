@@ -267,32 +267,39 @@ function keyedJoints(nlerp: bool, n: u32, order: usize, map: usize, rest: usize,
       }
     }
   }
-  // The scales and translations after the rotations, in a loop of their own as well.
+  // The scales and translations after the rotations, in a loop of their own as well, where each
+  // lane's key rows and weight stay in registers.
+  const L = KEY_LANES;
+  const a0 = <usize>load<u32>(L), a1 = <usize>load<u32>(L, 4), a2 = <usize>load<u32>(L, 8), a3 = <usize>load<u32>(L, 12);
+  const b0 = a0 + <usize>load<u32>(L, LANES_NEXT), b1 = a1 + <usize>load<u32>(L, LANES_NEXT + 4);
+  const b2 = a2 + <usize>load<u32>(L, LANES_NEXT + 8), b3 = a3 + <usize>load<u32>(L, LANES_NEXT + 12);
+  const w0 = v128.load(L, LANES_W), w1 = v128.load(L, LANES_W + 16), w2 = v128.load(L, LANES_W + 32), w3 = v128.load(L, LANES_W + 48);
   for (let k: u32 = first; k < n; k++) {
     const i = <usize>load<u32>(order + (<usize>k << 2));
     const b = map + (i << 4);
     const r = rest + i * 48;
     const o = soa + i * MODEL_SOA_BYTES;
-    keyedVector(<usize>load<u32>(b, 8), r + 32, o + SAMPLED_S);
-    keyedVector(<usize>load<u32>(b), r, o + SAMPLED_T);
+    keyedVector(<usize>load<u32>(b, 8), r + 32, o + SAMPLED_S, a0, a1, a2, a3, b0, b1, b2, b3, w0, w1, w2, w3);
+    keyedVector(<usize>load<u32>(b), r, o + SAMPLED_T, a0, a1, a2, a3, b0, b1, b2, b3, w0, w1, w2, w3);
   }
   return normalised;
 }
 
 /**
  * The x, y, z of four instances (f32x4 each, at `d`) of the member at byte offset `at` of their key
- * rows (`lerpLane`), or of the rest value at `r` where `at` is LTM_UNBOUND.
+ * rows (lane l's keys k and k + 1 in the rows at `al` and `bl`, its weight `wl`: KEY_LANES), as
+ * `lerpLane`, or of the rest value at `r` where `at` is LTM_UNBOUND.
  */
 // @ts-ignore: decorator
 @inline
-function keyedVector(at: usize, r: usize, d: usize): void {
+function keyedVector(at: usize, r: usize, d: usize, a0: usize, a1: usize, a2: usize, a3: usize, b0: usize, b1: usize, b2: usize, b3: usize, w0: v128, w1: v128, w2: v128, w3: v128): void {
   let c0: v128, c1: v128, c2: v128, c3: v128;
   if (at == <usize>LTM_UNBOUND) c0 = c1 = c2 = c3 = v128.load(r);
   else {
-    c0 = lerpLane(0, at);
-    c1 = lerpLane(1, at);
-    c2 = lerpLane(2, at);
-    c3 = lerpLane(3, at);
+    c0 = lerpLane(a0 + at, b0 + at, w0);
+    c1 = lerpLane(a1 + at, b1 + at, w1);
+    c2 = lerpLane(a2 + at, b2 + at, w2);
+    c3 = lerpLane(a3 + at, b3 + at, w3);
   }
   const xy01 = i32x4.shuffle(c0, c1, 0, 4, 1, 5), xy23 = i32x4.shuffle(c2, c3, 0, 4, 1, 5);
   const z01 = i32x4.shuffle(c0, c1, 2, 6, 3, 7), z23 = i32x4.shuffle(c2, c3, 2, 6, 3, 7);
@@ -321,17 +328,15 @@ function skinAll(n: u32, soa: usize, splat: usize, m0: usize, m1: usize, m2: usi
 }
 
 /**
- * Lane l's member at byte offset `at` of its key row (KEY_LANES): `lerp4`'s arithmetic with the
- * lane's weight, or key k as stored where the lane holds it.
+ * A lane's member from its keys k at `a` and k + 1 at `b` with its weight `w` (KEY_LANES): `lerp4`'s
+ * arithmetic, or key k as stored where the lane holds it.
  */
 // @ts-ignore: decorator
 @inline
-function lerpLane(l: usize, at: usize): v128 {
-  const L = KEY_LANES;
-  const a = <usize>load<u32>(L + (l << 2)) + at;
+function lerpLane(a: usize, b: usize, w: v128): v128 {
   const va = v128.load(a);
   // Held: key k + 1 is key k and the weight −0, which gives key k (keyedLanes4).
-  return f32x4.add(va, f32x4.mul(f32x4.sub(v128.load(a + <usize>load<u32>(L + LANES_NEXT + (l << 2))), va), v128.load(L + LANES_W + (l << 4))));
+  return f32x4.add(va, f32x4.mul(f32x4.sub(v128.load(b), va), w));
 }
 
 /**
