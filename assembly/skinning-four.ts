@@ -10,7 +10,7 @@
 //
 // Scratch (after the splatted inverse bind entries in SM_INVERSE_BIND_SPLAT): per joint the four
 // instances' model matrices as 12 f32x4, MODEL_SOA_BYTES: entry (row r < 3, column c) at
-// (3c + r)·16.
+// (3c + r)·16; from the keys, each joint's interpolated T/R/S there first (SAMPLED_*).
 import { KEY_LANES, LANES_HELD, LANES_NEXT, LANES_SLERP, LANES_W, LANES_WEIGHTS } from './keyed-clip';
 import { allFinite } from './local-to-model';
 import { CLIP_KEYS, CLIP_SLOT_OUT, KEYED_FIRST_SLOT, KEYED_MEMBER_COUNT, LTM_BINDINGS, LTM_JOINT_COUNT, LTM_ORDER, LTM_PARENTS, LTM_REST, LTM_UNBOUND, SM_MODEL_SOA_BYTES } from './layout';
@@ -90,73 +90,26 @@ function four(keyed: bool, nlerp: bool, p: usize, s0: usize, s1: usize, s2: usiz
   // that fails, the joints are composed all the same: the constant ones (before the next call's
   // `first`) must hold their model matrices.
   const sampled = !keyed || keyedJoints(nlerp, n, order, bindings, rest, soa, first);
+  // From samples likewise: each joint's T, R, S transposed into its model scratch first.
+  if (!keyed) {
+    for (let k: u32 = first; k < n; k++) {
+      const i = <usize>load<u32>(order + (<usize>k << 2));
+      const b = bindings + i * 12;
+      const r = rest + i * 48;
+      const o = soa + i * MODEL_SOA_BYTES;
+      // An unbound property reads the rest value in every lane (one test per joint, not per lane).
+      sampledVector(<usize>load<u32>(b, 4), r + 16, o + SAMPLED_X, true, s0, s1, s2, s3);
+      sampledVector(<usize>load<u32>(b, 8), r + 32, o + SAMPLED_S, false, s0, s1, s2, s3);
+      sampledVector(<usize>load<u32>(b), r, o + SAMPLED_T, false, s0, s1, s2, s3);
+    }
+  }
   const one = f32x4.splat(1), two = f32x4.splat(2);
   for (let k: u32 = first; k < n; k++) {
     const i = <usize>load<u32>(order + (<usize>k << 2));
     const o = soa + i * MODEL_SOA_BYTES;
-    let x: v128, y: v128, z: v128, w: v128, sx: v128, sy: v128, sz: v128, tx: v128, ty: v128, tz: v128;
-    if (keyed) {
-      x = v128.load(o, SAMPLED_X);
-      y = v128.load(o, SAMPLED_X + 16);
-      z = v128.load(o, SAMPLED_X + 32);
-      w = v128.load(o, SAMPLED_X + 48);
-      sx = v128.load(o, SAMPLED_S);
-      sy = v128.load(o, SAMPLED_S + 16);
-      sz = v128.load(o, SAMPLED_S + 32);
-      tx = v128.load(o, SAMPLED_T);
-      ty = v128.load(o, SAMPLED_T + 16);
-      tz = v128.load(o, SAMPLED_T + 32);
-    } else {
-      const b = bindings + i * 12;
-      const r = rest + i * 48;
-      // Rotations of the four instances: x, y, z, w. An unbound property reads the rest value in
-      // every lane (one test per joint, not per lane).
-      const bq = <usize>load<u32>(b, 4);
-      let q0: v128, q1: v128, q2: v128, q3: v128;
-      if (bq == <usize>LTM_UNBOUND) q0 = q1 = q2 = q3 = v128.load(r, 16);
-      else {
-        q0 = v128.load(s0 + bq);
-        q1 = v128.load(s1 + bq);
-        q2 = v128.load(s2 + bq);
-        q3 = v128.load(s3 + bq);
-      }
-      const qxy01 = i32x4.shuffle(q0, q1, 0, 4, 1, 5), qxy23 = i32x4.shuffle(q2, q3, 0, 4, 1, 5);
-      const qzw01 = i32x4.shuffle(q0, q1, 2, 6, 3, 7), qzw23 = i32x4.shuffle(q2, q3, 2, 6, 3, 7);
-      x = i32x4.shuffle(qxy01, qxy23, 0, 1, 4, 5);
-      y = i32x4.shuffle(qxy01, qxy23, 2, 3, 6, 7);
-      z = i32x4.shuffle(qzw01, qzw23, 0, 1, 4, 5);
-      w = i32x4.shuffle(qzw01, qzw23, 2, 3, 6, 7);
-      // Scales.
-      const bs = <usize>load<u32>(b, 8);
-      let c0: v128, c1: v128, c2: v128, c3: v128;
-      if (bs == <usize>LTM_UNBOUND) c0 = c1 = c2 = c3 = v128.load(r, 32);
-      else {
-        c0 = v128.load(s0 + bs);
-        c1 = v128.load(s1 + bs);
-        c2 = v128.load(s2 + bs);
-        c3 = v128.load(s3 + bs);
-      }
-      const sxy01 = i32x4.shuffle(c0, c1, 0, 4, 1, 5), sxy23 = i32x4.shuffle(c2, c3, 0, 4, 1, 5);
-      const sz01 = i32x4.shuffle(c0, c1, 2, 6, 3, 7), sz23 = i32x4.shuffle(c2, c3, 2, 6, 3, 7);
-      sx = i32x4.shuffle(sxy01, sxy23, 0, 1, 4, 5);
-      sy = i32x4.shuffle(sxy01, sxy23, 2, 3, 6, 7);
-      sz = i32x4.shuffle(sz01, sz23, 0, 1, 4, 5);
-      // Translations.
-      const bt = <usize>load<u32>(b);
-      let t0: v128, t1: v128, t2: v128, t3: v128;
-      if (bt == <usize>LTM_UNBOUND) t0 = t1 = t2 = t3 = v128.load(r);
-      else {
-        t0 = v128.load(s0 + bt);
-        t1 = v128.load(s1 + bt);
-        t2 = v128.load(s2 + bt);
-        t3 = v128.load(s3 + bt);
-      }
-      const txy01 = i32x4.shuffle(t0, t1, 0, 4, 1, 5), txy23 = i32x4.shuffle(t2, t3, 0, 4, 1, 5);
-      const tz01 = i32x4.shuffle(t0, t1, 2, 6, 3, 7), tz23 = i32x4.shuffle(t2, t3, 2, 6, 3, 7);
-      tx = i32x4.shuffle(txy01, txy23, 0, 1, 4, 5);
-      ty = i32x4.shuffle(txy01, txy23, 2, 3, 6, 7);
-      tz = i32x4.shuffle(tz01, tz23, 0, 1, 4, 5);
-    }
+    const x = v128.load(o, SAMPLED_X), y = v128.load(o, SAMPLED_X + 16), z = v128.load(o, SAMPLED_X + 32), w = v128.load(o, SAMPLED_X + 48);
+    const sx = v128.load(o, SAMPLED_S), sy = v128.load(o, SAMPLED_S + 16), sz = v128.load(o, SAMPLED_S + 32);
+    const tx = v128.load(o, SAMPLED_T), ty = v128.load(o, SAMPLED_T + 16), tz = v128.load(o, SAMPLED_T + 32);
     // The local matrix, as `composeLocal` (local-to-model.ts) lane by lane.
     const xx = f32x4.mul(x, x), yy = f32x4.mul(y, y), zz = f32x4.mul(z, z);
     const xy = f32x4.mul(x, y), xz = f32x4.mul(x, z), yz = f32x4.mul(y, z);
@@ -225,10 +178,7 @@ function keyedJoints(nlerp: bool, n: u32, order: usize, map: usize, rest: usize,
     const bq = <usize>load<u32>(b, 4);
     if (bq == <usize>LTM_UNBOUND) {
       const q = v128.load(r, 16);
-      v128.store(o, i32x4.shuffle(q, q, 0, 0, 0, 0), SAMPLED_X);
-      v128.store(o, i32x4.shuffle(q, q, 1, 1, 1, 1), SAMPLED_X + 16);
-      v128.store(o, i32x4.shuffle(q, q, 2, 2, 2, 2), SAMPLED_X + 32);
-      v128.store(o, i32x4.shuffle(q, q, 3, 3, 3, 3), SAMPLED_X + 48);
+      storeTransposed(q, q, q, q, o + SAMPLED_X, true);
     } else {
       const L = KEY_LANES;
       const a0 = load<u32>(L) + bq, a1 = load<u32>(L, 4) + bq, a2 = load<u32>(L, 8) + bq, a3 = load<u32>(L, 12) + bq;
@@ -286,6 +236,37 @@ function keyedJoints(nlerp: bool, n: u32, order: usize, map: usize, rest: usize,
 }
 
 /**
+ * The x, y, z (and w with `four`) of four instances (f32x4 each, at `d`) of the sample at byte
+ * offset `at` of their samples at `s0` … `s3`, or of the rest value at `r` where `at` is
+ * LTM_UNBOUND.
+ */
+// @ts-ignore: decorator
+@inline
+function sampledVector(at: usize, r: usize, d: usize, four: bool, s0: usize, s1: usize, s2: usize, s3: usize): void {
+  let c0: v128, c1: v128, c2: v128, c3: v128;
+  if (at == <usize>LTM_UNBOUND) c0 = c1 = c2 = c3 = v128.load(r);
+  else {
+    c0 = v128.load(s0 + at);
+    c1 = v128.load(s1 + at);
+    c2 = v128.load(s2 + at);
+    c3 = v128.load(s3 + at);
+  }
+  storeTransposed(c0, c1, c2, c3, d, four);
+}
+
+/** x, y, z (and w with `four`) of the float4 `c0` … `c3`, lane l from `cl`, at `d` (f32x4 each). */
+// @ts-ignore: decorator
+@inline
+function storeTransposed(c0: v128, c1: v128, c2: v128, c3: v128, d: usize, four: bool): void {
+  const xy01 = i32x4.shuffle(c0, c1, 0, 4, 1, 5), xy23 = i32x4.shuffle(c2, c3, 0, 4, 1, 5);
+  const zw01 = i32x4.shuffle(c0, c1, 2, 6, 3, 7), zw23 = i32x4.shuffle(c2, c3, 2, 6, 3, 7);
+  v128.store(d, i32x4.shuffle(xy01, xy23, 0, 1, 4, 5));
+  v128.store(d, i32x4.shuffle(xy01, xy23, 2, 3, 6, 7), 16);
+  v128.store(d, i32x4.shuffle(zw01, zw23, 0, 1, 4, 5), 32);
+  if (four) v128.store(d, i32x4.shuffle(zw01, zw23, 2, 3, 6, 7), 48);
+}
+
+/**
  * The x, y, z of four instances (f32x4 each, at `d`) of the member at byte offset `at` of their key
  * rows (lane l's keys k and k + 1 in the rows at `al` and `bl`, its weight `wl`: KEY_LANES), as
  * `lerpLane`, or of the rest value at `r` where `at` is LTM_UNBOUND.
@@ -301,11 +282,7 @@ function keyedVector(at: usize, r: usize, d: usize, a0: usize, a1: usize, a2: us
     c2 = lerpLane(a2 + at, b2 + at, w2);
     c3 = lerpLane(a3 + at, b3 + at, w3);
   }
-  const xy01 = i32x4.shuffle(c0, c1, 0, 4, 1, 5), xy23 = i32x4.shuffle(c2, c3, 0, 4, 1, 5);
-  const z01 = i32x4.shuffle(c0, c1, 2, 6, 3, 7), z23 = i32x4.shuffle(c2, c3, 2, 6, 3, 7);
-  v128.store(d, i32x4.shuffle(xy01, xy23, 0, 1, 4, 5));
-  v128.store(d, i32x4.shuffle(xy01, xy23, 2, 3, 6, 7), 16);
-  v128.store(d, i32x4.shuffle(z01, z23, 0, 1, 4, 5), 32);
+  storeTransposed(c0, c1, c2, c3, d, false);
 }
 
 /**
