@@ -363,6 +363,50 @@ describe('output values that are not file values', () => {
   });
 });
 
+describe('CUBICSPLINE segments', () => {
+  /** A .glb of one CUBICSPLINE scale sampler, keys at 0 and `gap` s, with float `i` of the 18 output floats set to `tangent`. */
+  function cubic(gap: number, i: number, tangent: number): Uint8Array {
+    const values = [0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0];
+    values[i] = tangent;
+    const bin = new Uint8Array([...f32Bytes([0, gap]), ...f32Bytes(values)]);
+    const json = {
+      asset: { version: '2.0' },
+      buffers: [{ byteLength: bin.length }],
+      bufferViews: [
+        { buffer: 0, byteOffset: 0, byteLength: 8 },
+        { buffer: 0, byteOffset: 8, byteLength: 72 },
+      ],
+      accessors: [
+        { bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR', min: [0], max: [gap] },
+        { bufferView: 1, componentType: 5126, count: 6, type: 'VEC3' },
+      ],
+      nodes: [{ name: 'a' }],
+      animations: [{ samplers: [{ input: 0, output: 1, interpolation: 'CUBICSPLINE' }], channels: [{ sampler: 0, target: { node: 0, path: 'scale' } }] }],
+    };
+    return packGlb(json, bin);
+  }
+
+  it('refuses a tangent that over its key gap reaches beyond ±1e38 (fuzz: an in-tangent of 1e30 over 1e20 s sampled NaN), and takes it over a short gap', async () => {
+    let e = await formatError(cubic(1e20, 10, 1e30));
+    expect([e.pointer, e.code]).toEqual(['/animations/0/samplers/0/output', 'bad-value']);
+    expect(e.message).toMatch(/^gltf: key 1 in-tangent \(float 1 of 3\): over the 1\.00e\+20 s to the previous key the spline reaches -3\.33e\+49; expected a segment within ±1e\+38/);
+    e = await formatError(cubic(1e20, 8, -1e30));
+    expect(e.message).toMatch(/key 0 out-tangent \(float 2 of 3\): .* to the next key the spline reaches -3\.33e\+49/);
+    // The control value v + d·b / 3 is what counts: 2.9e18 over 1e20 s reaches 9.7e37, within the bound, and samples finite in both builds.
+    for (const [b, core] of cores.entries()) {
+      for (const [gap, tangent] of [[1, 1e30], [1e20, 2.9e18]] as const) {
+        const r = await openGltf({ gltf: cubic(gap, 10, tangent) });
+        core.load(r);
+        const buf = core.createSampleBuffer(r.clips[0]!);
+        for (const t of [gap / 3, gap / 2, (2 * gap) / 3]) {
+          core.sampler.sample(r.clips[0]!, t, buf);
+          expect(Array.from(buf.samples.subarray(0, 3)).every(Number.isFinite), `${BUILDS[b]}: ${gap} s, ${tangent}, at ${t}`).toBe(true);
+        }
+      }
+    }
+  });
+});
+
 describe('outputs read by many channels', () => {
   /** A .glb of one sampler (`keys` rotation keys, 20 bytes each) that `channels` channels read, each on its own node. */
   function shared(keys: number, channels: number): Uint8Array {

@@ -2,7 +2,7 @@ import { AnimClip, type AnimCurve, type CurveKeys, type CurveType, packedKeyedKe
 import { readAccessorFloats } from './accessor-values.js';
 import { animcoreExtras } from './animcore-extras.js';
 import { channelTarget, type GltfCollections, morphTargetCount, PATH_TYPES, TYPE_COMPONENTS } from './check-document.js';
-import { describeBadValue, firstBadValue, isFileValue } from '../value-range.js';
+import { describeBadValue, firstBadValue, isFileValue, MAX_FILE_VALUE } from '../value-range.js';
 import { fail, type JsonObject } from './json-fields.js';
 import { uniqueNames } from './unique-names.js';
 
@@ -97,6 +97,7 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
     // One value per key (LINEAR/STEP translation, rotation, scale) is checked when the keys are
     // first used (curveKeys); other outputs here.
     if (interpolation === 'CUBICSPLINE' || targets > 1) output.check();
+    if (interpolation === 'CUBICSPLINE') output.checkCubicReach(width * targets);
     for (let m = 0; m < targets; m++) {
       curves.push({
         curveType: CURVE_TYPES[path]!,
@@ -122,6 +123,32 @@ class SamplerOutput {
     readonly values: Float32Array,
     readonly pointer: string,
   ) {}
+
+  /**
+   * Refuses a CUBICSPLINE segment that can sample beyond ±1e38 (issue 13: no finite key samples
+   * as Inf; fuzz seed 4121842410: an in-tangent of 1e30 over a 1e20 s gap). The Hermite segment of
+   * Appendix C is the Bézier with control values v_k + d·b_k / 3 and v_k+1 − d·a_k+1 / 3 (d the key
+   * gap), so with those within ±1e38 (value-range.ts) every sample is a float32, as
+   * `checkSegmentReach` holds Unity's segments (src/formats/mrtk/read.ts). `elements`: floats per
+   * part of a key (components × morph targets). Linear in the output's size.
+   */
+  checkCubicReach(elements: number): void {
+    const { times, values } = this;
+    const key = 3 * elements; // in-tangents, values, out-tangents
+    for (let k = 0; k + 1 < times.length; k++) {
+      const d = times[k + 1]! - times[k]!;
+      for (let j = 0; j < elements; j++) {
+        const out = values[k * key + elements + j]! + (d * values[k * key + 2 * elements + j]!) / 3;
+        const into = values[(k + 1) * key + elements + j]! - (d * values[(k + 1) * key + j]!) / 3;
+        if (!isFileValue(out)) this.refuseReach(k, 'out-tangent', 'next', j, elements, d, out);
+        if (!isFileValue(into)) this.refuseReach(k + 1, 'in-tangent', 'previous', j, elements, d, into);
+      }
+    }
+  }
+
+  private refuseReach(key: number, field: string, toward: string, j: number, elements: number, d: number, reach: number): never {
+    fail(this.pointer, `key ${key} ${field} (float ${j} of ${elements}): over the ${d.toPrecision(3)} s to the ${toward} key the spline reaches ${reach.toPrecision(3)}; expected a segment within ±${MAX_FILE_VALUE}`, 'bad-value');
+  }
 
   check(): void {
     if (this.checked) return;
