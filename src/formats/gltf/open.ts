@@ -1,4 +1,5 @@
 import { AnimResource } from '../../anim/index.js';
+import { UsageError } from '../../errors.js';
 import { shorten } from '../text.js';
 import { type GltfResourceReader, readBuffers, resolveResourceUri, URI_MAX } from './buffers.js';
 import { checkDocument } from './check-document.js';
@@ -21,6 +22,15 @@ export interface GltfFiles {
    * buffer is a `FormatError`, a missing image a warning.
    */
   resources?: GltfResourceReader;
+  /**
+   * When the values of LINEAR/STEP translation, rotation and scale outputs are tested against the
+   * file-value rule (value-range.ts): `'open'` (default) here, so a NaN key refuses the file;
+   * `'first-use'` when the keys are first used — by `core.load`, which tests them as it copies
+   * them into the kernel, or when a curve's `keys.values` is read — with the same `FormatError`.
+   * `'first-use'` saves one pass over the keys for a pipeline that loads every clip at once (a
+   * glTF → glTF bake); a caller that never loads nor reads the keys then sees no error.
+   */
+  valueChecks?: 'open' | 'first-use';
 }
 
 /**
@@ -37,9 +47,10 @@ export interface GltfFiles {
  * The file as read stays available through `gltfSource(resource)` (for `rewriteGltf`).
  * @throws FormatError (format `gltf`) naming the byte offset (container, JSON syntax) or the JSON
  *   pointer (structure, accessors out of range, counts that disagree, key times and CUBICSPLINE or
- *   morph weight values that are not file values). LINEAR/STEP translation, rotation and scale
- *   values are tested when first used, with the same `FormatError`: by `core.load`, or when a
- *   curve's `keys.values` is read (`gltfClips`).
+ *   morph weight values that are not file values; with `valueChecks: 'first-use'`, LINEAR/STEP
+ *   translation, rotation and scale values only when first used: by `core.load`, or when a
+ *   curve's `keys.values` is read).
+ * @throws UsageError for a `valueChecks` that is neither `'open'` nor `'first-use'`
  */
 export async function openGltf(files: GltfFiles): Promise<AnimResource> {
   const container = files.gltf instanceof Uint8Array ? readGltfContainer(files.gltf) : files.gltf;
@@ -66,7 +77,7 @@ export async function openGltf(files: GltfFiles): Promise<AnimResource> {
     'node',
   );
   const skeleton = gltfSkeleton(collections, buffers, names, warnings);
-  const clips = gltfClips(collections, buffers, names, warnings);
+  const clips = gltfClips(collections, buffers, names, warnings, valueChecks(files.valueChecks) === 'open');
   const { meshes, skins } = gltfMeshes(collections, buffers, skeleton, warnings);
   const resource = new AnimResource({ format: 'gltf', clips, skeleton, meshes, skins, info: info(container, json, collections.nodes!.length), warnings });
   keepGltfSource(resource, { container: container.container, json, collections, buffers, images, skeleton });
@@ -87,4 +98,10 @@ function info(container: GltfContainer, json: JsonObject, nodes: number): Record
     extensionsUsed: json.extensionsUsed ?? [],
     extensionsRequired: json.extensionsRequired ?? [],
   };
+}
+
+/** `GltfFiles.valueChecks`, its default applied. @throws UsageError for another value */
+function valueChecks(option: GltfFiles['valueChecks']): 'open' | 'first-use' {
+  if (option === undefined || option === 'open' || option === 'first-use') return option ?? 'open';
+  throw new UsageError(`valueChecks must be 'open' or 'first-use', got ${JSON.stringify(option)}`);
 }

@@ -24,10 +24,11 @@ const CURVE_TYPES: Readonly<Record<string, CurveType>> = { translation: 'transla
  * @throws FormatError naming the sampler's `input` or `output` for a key time or value that is not
  *   a file value (value-range.ts), or times that decrease; naming the channel when the channels
  *   hold more keys than the buffers' bytes allow (`KEYS_PER_BYTE`: outputs read by many
- *   channels). The values of LINEAR and STEP translation, rotation and scale outputs are tested
- *   when first used instead (`PackedValues.unchecked`): loaded into a core, or read as `values`.
+ *   channels). Without `checkOnOpen`, the values of LINEAR and STEP translation, rotation and
+ *   scale outputs are tested when first used instead (`PackedValues.unchecked`): loaded into a
+ *   core, or read as `values` (`openGltf`'s `valueChecks`).
  */
-export function gltfClips(c: GltfCollections, buffers: readonly Uint8Array[], nodeNames: readonly string[], warnings: string[]): AnimClip[] {
+export function gltfClips(c: GltfCollections, buffers: readonly Uint8Array[], nodeNames: readonly string[], warnings: string[], checkOnOpen = true): AnimClip[] {
   // Decoded and checked once per accessor: the samplers of a rig usually share one input.
   const timesOf = new Map<number, Float32Array>();
   const names = uniqueNames(
@@ -40,7 +41,7 @@ export function gltfClips(c: GltfCollections, buffers: readonly Uint8Array[], no
   for (let b = 0; b < buffers.length; b++) bytes += buffers[b]!.length;
   const budget: KeyBudget = { keys: 0, bytes, max: KEYS_PER_BYTE * bytes + KEYS_FREE };
   const clips: AnimClip[] = [];
-  for (let a = 0; a < c.animations!.length; a++) clips.push(animationClip(c, buffers, nodeNames, warnings, timesOf, a, names[a]!, budget));
+  for (let a = 0; a < c.animations!.length; a++) clips.push(animationClip(c, buffers, nodeNames, warnings, timesOf, a, names[a]!, budget, checkOnOpen));
   return clips;
 }
 
@@ -62,7 +63,7 @@ interface KeyBudget {
 }
 
 /** Animation `a` of the document as a clip named `name` (`gltfClips`). */
-function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeNames: readonly string[], warnings: string[], timesOf: Map<number, Float32Array>, a: number, name: string, budget: KeyBudget): AnimClip {
+function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeNames: readonly string[], warnings: string[], timesOf: Map<number, Float32Array>, a: number, name: string, budget: KeyBudget, checkOnOpen: boolean): AnimClip {
   const animation = c.animations![a]!;
   const p = `/animations/${a}`;
   const samplers = animation.samplers as JsonObject[];
@@ -94,9 +95,9 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
     if (budget.keys > budget.max) {
       fail(`${p}/channels/${k}`, `the channels so far hold ${budget.keys} keys, more than the ${budget.max} that ${budget.bytes} bytes of buffers allow (output accessors read by many channels)`, 'bad-count');
     }
-    // One value per key (LINEAR/STEP translation, rotation, scale) is checked when the keys are
-    // first used (curveKeys); other outputs here.
-    if (interpolation === 'CUBICSPLINE' || targets > 1) output.check();
+    // One value per key (LINEAR/STEP translation, rotation, scale) may be checked when the keys
+    // are first used (curveKeys, `checkOnOpen` false); other outputs always here.
+    if (checkOnOpen || interpolation === 'CUBICSPLINE' || targets > 1) output.check();
     if (interpolation === 'CUBICSPLINE') output.checkCubicReach(width * targets);
     for (let m = 0; m < targets; m++) {
       curves.push({
