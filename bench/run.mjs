@@ -62,6 +62,7 @@ async function runSuite(suite) {
   const suiteStarted = performance.now();
   let ran = false;
   // A suite returns its cases (or a Promise of them, when it reads files first).
+  const suiteCases = new Map(); // timed cases run so far, for `sameRunsAs`
   for (const c of await suite({ cores, quick })) {
     if (only !== null && !c.name.startsWith(only)) continue;
     ran = true;
@@ -92,6 +93,19 @@ async function runSuite(suite) {
       );
       continue;
     }
+    if (c.sameRunsAs && suiteCases.has(c.sameRunsAs)) {
+      // The same contenders doing the same work as an earlier case of the suite, counted in
+      // other units: its runs, rescaled (one measurement instead of two; the spread is the same).
+      // Timed itself when `--only` left that case out.
+      const base = suiteCases.get(c.sameRunsAs);
+      const scale = c.unitsPerRun / base.unitsPerRun;
+      details[c.name] = Object.fromEntries(Object.entries(details[c.sameRunsAs]).map(([k, v]) => [k, { ...v, median: v.median * scale }]));
+      results[c.name] = Object.fromEntries(Object.entries(details[c.name]).map(([k, v]) => [k, c.unit === 'MB/s' ? Math.round(v.median * 10) / 10 : Math.round(v.median)]));
+      console.log(`\n${c.name} (${c.unit}, the runs of ${c.sameRunsAs})`);
+      console.table(Object.entries(details[c.name]).map(([contender, v]) => ({ contender, [`median ${c.unit}`]: c.unit === 'MB/s' ? v.median.toFixed(1) : `${(v.median / 1e6).toFixed(2)} M` })));
+      continue;
+    }
+    suiteCases.set(c.name, c);
     // Slow cases (a whole batch per run) set fewer `iterations` than tinybench's default.
     // A run lasts at least `time` ms and `iterations` runs (tinybench's default 64); --quick keeps
     // slow contenders (the plain-TypeScript reference, whole-file batches) to a few runs.
