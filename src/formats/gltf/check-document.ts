@@ -34,7 +34,7 @@ export function checkDocument(json: JsonObject, buffers: readonly Uint8Array[], 
   const version = string(asset.version, '/asset/version');
   if (!/^2\.\d+$/.test(version)) fail('/asset/version', `glTF version ${quote(version)}; only glTF 2.x is read`, 'bad-version');
   array(json.extensionsRequired, '/extensionsRequired').forEach((name, i) => {
-    if (!supported.has(string(name, `/extensionsRequired/${i}`))) fail(`/extensionsRequired/${i}`, `the file requires extension ${String(name)}, which animcore cannot read`, 'unsupported');
+    if (!supported.has(string(name, `/extensionsRequired/${i}`))) fail(`/extensionsRequired/${i}`, `the file requires extension ${describe(name)}, which animcore cannot read`, 'unsupported');
   });
   const c: Record<string, JsonObject[]> = {};
   for (const name of COLLECTIONS) c[name] = objects(array(json[name], `/${name}`), `/${name}`);
