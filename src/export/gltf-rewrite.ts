@@ -9,7 +9,7 @@ import { morphTargetCount } from '../formats/gltf/check-document.js';
 import { animationOnlyAccessors, renumberAccessorRefs } from '../formats/gltf/accessor-refs.js';
 import type { JsonObject } from '../formats/gltf/json-fields.js';
 import { DECODED_EXTENSIONS, READ_EXTENSIONS } from '../formats/gltf/read-extensions.js';
-import type { GltfSource } from '../formats/gltf/source.js';
+import { type GltfSource, gltfSource } from '../formats/gltf/source.js';
 import { type ChannelNodes, type PlannedAnimation, type PlannedChannel, planAnimations } from './animation-channels.js';
 import { type AxisConversion, axisConversion, convertRoots } from './axis-conversion.js';
 import type { ExportCounts } from './export-counts.js';
@@ -51,7 +51,9 @@ export interface GltfRewrite {
  * images as views, then the new animation data; accessor and view indices are renumbered where the
  * file refers to them (meshes, skins, images, `EXT_mesh_gpu_instancing`). Extensions animcore does
  * not read are left out (their references could not be renumbered), with a warning. Channels
- * drive node i for skeleton joint i, else the node of the joint's name. `asset.extras.animcore`
+ * drive node i for skeleton joint i, else the node of the joint's name. The file's own resource
+ * keeps its animations' names as the file writes them (none, or one name twice: `openGltf`'s
+ * `animation<i>` and `#<i>` are not written back). `asset.extras.animcore`
  * records the axes as `toGltfDocument` does. With `up` or `scale` the conversion is applied where
  * the hierarchy starts (`convertRoots`: the parentless nodes and their channels), so meshes, skins
  * and everything else stay byte for byte while every model-space matrix and skinned vertex is
@@ -74,7 +76,11 @@ export function rewriteGltf(core: AnimCore, resource: AnimResource, source: Gltf
   const warnings = [...plan.warnings];
   const json = withReadExtensions(source.json, warnings);
   const layout = layOut(source, json, warnings);
-  const animations = addAnimations(layout, plan.animations.filter((a) => a !== null), plan.interpolation);
+  // The file's own clips keep its animations' names as written (none, or one repeated), as
+  // glTF-Transform does: `animation<i>` and `#<i>` only make clip names unique in the model.
+  const own = gltfSource(resource) === source ? source.collections.animations! : null;
+  const named = plan.animations.flatMap((a, c) => (a === null ? [] : [{ planned: a, name: own ? fileName(own[c]!) : a.name }]));
+  const animations = addAnimations(layout, named, plan.interpolation);
   const out = rewrittenJson(json, layout, animations);
   if (converted !== resource) out.nodes = convertedRootNodes(out.nodes as JsonObject[], conversion, converted);
   (out.asset as JsonObject).extras = { ...((out.asset as JsonObject).extras as JsonObject | undefined), animcore: exportAxes(resource, options) };
@@ -293,6 +299,11 @@ class ChannelBytes implements BinaryPart {
   }
 }
 
+/** An animation's `name` as the file writes it, undefined when it has none. */
+function fileName(animation: JsonObject): string | undefined {
+  return typeof animation.name === 'string' ? animation.name : undefined;
+}
+
 /** The views an accessor reads: its own and its sparse indices' and values'. */
 function accessorViews(a: JsonObject): number[] {
   const out: number[] = [];
@@ -307,12 +318,12 @@ function accessorViews(a: JsonObject): number[] {
  * distinct key-time array once (SCALAR FLOAT with min and max, as inputs need), each output after
  * it (FLOAT, or normalized SHORT for quantized rotations).
  */
-function addAnimations(layout: Layout, planned: readonly PlannedAnimation<number>[], interpolation: 'linear' | 'step'): JsonObject[] {
+function addAnimations(layout: Layout, planned: readonly { planned: PlannedAnimation<number>; name: string | undefined }[], interpolation: 'linear' | 'step'): JsonObject[] {
   if (planned.length === 0) return [];
   const data = new AnimationData(layout);
   const interp = interpolation === 'step' ? 'STEP' : 'LINEAR';
   const animations: JsonObject[] = [];
-  for (let a = 0; a < planned.length; a++) animations.push(data.animation(planned[a]!, interp));
+  for (const { planned: a, name } of planned) animations.push(data.animation(a, name, interp));
   // Appended as they are (written only when the file is): each is whole 4-byte words, so they lie end to end.
   const start = layout.buffer.append(new Uint8Array(0));
   for (const part of data.parts) layout.buffer.append(part);
@@ -331,8 +342,8 @@ class AnimationData {
 
   constructor(private readonly layout: Layout) {}
 
-  /** One planned animation as glTF JSON, its inputs (each distinct time array once) and outputs added. */
-  animation(a: PlannedAnimation<number>, interpolation: string): JsonObject {
+  /** One planned animation as glTF JSON (`name` left out when undefined), its inputs (each distinct time array once) and outputs added. */
+  animation(a: PlannedAnimation<number>, name: string | undefined, interpolation: string): JsonObject {
     const samplers: JsonObject[] = [];
     const channels: JsonObject[] = [];
     for (const channel of a.channels) {
@@ -343,7 +354,7 @@ class AnimationData {
       const output = this.accessor(new ChannelBytes(channel), { componentType: quantized ? SHORT : FLOAT, ...(quantized && { normalized: true }), count: channel.valueCount / width, type });
       channels.push({ sampler: samplers.push({ input, output, interpolation }) - 1, target: { node: channel.node, path: channel.path } });
     }
-    return { name: a.name, channels, samplers, ...(a.extras && { extras: { animcore: a.extras } }) };
+    return { ...(name !== undefined && { name }), channels, samplers, ...(a.extras && { extras: { animcore: a.extras } }) };
   }
 
   /** The input accessor of times `t` (SCALAR FLOAT with min and max, as inputs need), added the first time. */

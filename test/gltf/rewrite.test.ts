@@ -8,7 +8,8 @@ import { rewriteGltf } from '../../src/export/gltf-rewrite.js';
 import { gltfSource, openGltf, readGltfContainer } from '../../src/formats/gltf/index.js';
 import { decodeDataUri } from '../../src/formats/gltf/buffers.js';
 import { createCore } from '../helpers/core.js';
-import { haveFixtures } from '../helpers/fixtures.js';
+import { haveFixtures, readFixture } from '../helpers/fixtures.js';
+import { packGlb } from '../helpers/glb.js';
 import { type GltfExpected, gltfExpected, openGltfFixture } from '../helpers/gltf-fixtures.js';
 
 const have = haveFixtures('gltf');
@@ -108,6 +109,24 @@ describe.skipIf(!have)('glTF → glTF without a document model (rewriteGltf)', (
     core.load(resource);
     const out = readGltfContainer(rewriteGltf(core, resource, source, { fps: 30 }).glb()).json as Json;
     for (const v of strided) expect(out.bufferViews.some((w: Json) => w.byteStride === v.byteStride && w.byteLength === v.byteLength)).toBe(true);
+    resource.dispose();
+  });
+
+  it('keeps the file\'s animation names as written: none stays none, a repeated name stays repeated (as glTF-Transform)', async () => {
+    const { json, bin } = readGltfContainer(readFixture('gltf', 'InterpolationTest.glb'));
+    const animations = (json as Json).animations as Json[];
+    expect(animations.length).toBeGreaterThanOrEqual(3);
+    const renamed = { ...(json as Json), animations: animations.map((a, i) => (i === 2 ? withoutKeys(a, ['name']) : i < 2 ? { ...a, name: 'Walk' } : a)) };
+    const resource = await openGltf({ gltf: packGlb(renamed, bin) });
+    expect(resource.clips.slice(0, 3).map((c) => c.name)).toEqual(['Walk', 'Walk#1', 'animation2']);
+    core.load(resource);
+    const out = readGltfContainer(rewriteGltf(core, resource, gltfSource(resource)!, { fps: 30 }).glb()).json as Json;
+    expect(out.animations.map((a: Json) => a.name)).toEqual(animations.map((a, i) => (i === 2 ? undefined : i < 2 ? 'Walk' : a.name)));
+    expect('name' in out.animations[2]).toBe(false);
+    // A resource made from the file (a baked sequence, say) is written with its own clip names.
+    const other = new AnimResource({ format: 'gltf', clips: [...resource.clips], skeleton: resource.skeleton! });
+    const named = readGltfContainer(rewriteGltf(core, other, gltfSource(resource)!, { fps: 30 }).glb()).json as Json;
+    expect(named.animations.slice(0, 3).map((a: Json) => a.name)).toEqual(['Walk', 'Walk#1', 'animation2']);
     resource.dispose();
   });
 
