@@ -62,8 +62,9 @@ import { keyedMap, keyedSkinningFour, skinningFour } from './skinning-four';
  * runs the blend block (which samples each layer's clip with the flags of its record); then, for
  * `output` OUTPUT_MODEL or OUTPUT_SKINNING, writes 16 f32 per joint (column-major) per instance,
  * skinning matrices being model · inverse bind. `flags` and `timeFactor` as `sampleClip`.
- * Returns 1 when the samples and counts of some instances were not written (skinning straight from
- * a keyed clip's keys, `keyedSkinningFour`): the host samples them again when they are read.
+ * Returns 1 when the samples and counts of some instances were not written (skinning four
+ * instances at a time: straight from a keyed clip's keys, `keyedSkinningFour`, or from samples in
+ * instances 0 … 3's slots): the host samples them again when they are read.
  */
 export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, timeFactor: f32, output: u32): u32 {
   const c = <usize>load<u32>(p, SM_CURVE_COUNT);
@@ -122,14 +123,19 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
         // the sampled path; where that is common (a clip of wide gaps), the rest of the call does.
         if (++misses > (<u32>i >> 4) + 2) keyedFour = false;
       }
+      // Without layers the four are sampled into instances 0 … 3's slots, which stay in cache
+      // (1,000 instances' samples are megabytes), and sampled again where they are read.
+      const slots = layerCount == 0 ? 0 : i;
+      if (layerCount == 0) skipped = 1;
       let whole = true;
-      for (let l: usize = i; l < i + 4; l++) {
-        sampleInstance(p, l, <usize>count, flags, mixFlags, timeFactor);
-        if (layerCount == 0 && (l == 0 || !clipCounts)) allSampled = allCounted(counts + l * c, c);
+      for (let l: usize = 0; l < 4; l++) {
+        sampleInstance(p, i + l, slots + l, flags, mixFlags, timeFactor);
+        if (layerCount == 0 && (i + l == 0 || !clipCounts)) allSampled = allCounted(counts + (slots + l) * c, c);
         whole = whole && (layerCount > 0 || allSampled);
       }
+      const s = samples + slots * c * 16;
       if (whole) {
-        const s = samples + i * c * 16, m = matrices + i * j * 64;
+        const m = matrices + i * j * 64;
         const done = skinningFour(job, s, s + c * 16, s + c * 32, s + c * 48, splat + j * 192, splat, firstFour, m, m + j * 64, m + j * 128, m + j * 192);
         firstFour = constants;
         if (done) {
@@ -137,15 +143,15 @@ export function sampleMany(p: usize, count: u32, flags: u32, mixFlags: u32, time
           continue;
         }
       }
-      for (let l: usize = i; l < i + 4; l++) {
-        const k = counts + l * c;
-        composeInstance(job, samples + l * c * 16, layerCount > 0 || (clipCounts ? allSampled : allCounted(k, c)) ? 0 : k, model, inverseBind, splat, j, affine, matrices + l * j * 64, first);
+      for (let l: usize = 0; l < 4; l++) {
+        const k = counts + (slots + l) * c;
+        composeInstance(job, s + l * c * 16, layerCount > 0 || (clipCounts ? allSampled : allCounted(k, c)) ? 0 : k, model, inverseBind, splat, j, affine, matrices + (i + l) * j * 64, first);
         first = constants;
       }
       i += 4;
       continue;
     }
-    sampleInstance(p, i, <usize>count, flags, mixFlags, timeFactor);
+    sampleInstance(p, i, i, flags, mixFlags, timeFactor);
     if (output == OUTPUT_SAMPLES) {
       i++;
       continue;
@@ -188,13 +194,14 @@ function composeInstance(job: usize, s: usize, modelCounts: usize, model: usize,
 }
 
 /**
- * Samples instance `i` of the `count` of batch `p` into its samples and counts: its clip (SM_CLIPS'
- * or CLIP_A), mixed with clip B, or its layers blended (other arguments as `sampleMany`).
+ * Samples instance `i` of batch `p` into the samples and counts of instance `slot` (its own, or a
+ * slot the caller reuses): its clip (SM_CLIPS' or CLIP_A), mixed with clip B, or its layers blended
+ * (other arguments as `sampleMany`).
  */
-function sampleInstance(p: usize, i: usize, count: usize, flags: u32, mixFlags: u32, timeFactor: f32): void {
+function sampleInstance(p: usize, i: usize, slot: usize, flags: u32, mixFlags: u32, timeFactor: f32): void {
   const c = <usize>load<u32>(p, SM_CURVE_COUNT);
-  const s = load<usize>(p, SM_SAMPLES) + i * c * 16;
-  const k = load<usize>(p, SM_COUNTS) + i * c;
+  const s = load<usize>(p, SM_SAMPLES) + slot * c * 16;
+  const k = load<usize>(p, SM_COUNTS) + slot * c;
   const cursors = load<usize>(p, SM_CURSORS);
   const times = load<usize>(p, SM_TIMES);
   const layerCount = <usize>load<u32>(p, SM_LAYER_COUNT);

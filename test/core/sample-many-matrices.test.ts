@@ -11,7 +11,9 @@ import { BUILDS, createCore } from '../helpers/core.js';
 // Joints no curve drives, nor their ancestors, are composed for the first instance only (the
 // skinning scratch keeps them, model outputs copy them). The SIMD build skins four instances at a
 // time (assembly/skinning-four.ts) where their samples are read whole: up to 9 instances cover
-// groups of four and the instances after them, one-instance jobs the per-instance path.
+// groups of four and the instances after them, one-instance jobs the per-instance path. It samples
+// each group of four into instances 0 … 3's slots, so samples and counts are written again when
+// read: they too must be those of one-instance jobs.
 
 const f = (min: number, max: number) => fc.float({ min, max, noNaN: true, noDefaultInfinity: true });
 
@@ -94,7 +96,7 @@ describe('SampleManyJob matrices', () => {
     );
   });
 
-  it.each(BUILDS)('%s build: skinning matrices are bit for bit those of one-instance jobs', (build) => {
+  it.each(BUILDS)('%s build: skinning matrices, and samples and counts once read, are bit for bit those of one-instance jobs', (build) => {
     const core = cores[build];
     fc.assert(
       fc.property(arbitraryCharacter, (c) => {
@@ -106,9 +108,12 @@ describe('SampleManyJob matrices', () => {
         const one = new SampleManyJob(core, { clip, instances: 1, output: 'skinning', skeleton });
         try {
           job.run(c.times);
+          const curves = clip.curves.length;
           c.times.forEach((t, i) => {
             one.run([t]);
             expect(new Uint32Array(Float32Array.from(job.matrices.subarray(size * i, size * (i + 1))).buffer)).toEqual(new Uint32Array(Float32Array.from(one.matrices).buffer));
+            expect(new Uint32Array(Float32Array.from(job.samples.subarray(4 * curves * i, 4 * curves * (i + 1))).buffer)).toEqual(new Uint32Array(Float32Array.from(one.samples).buffer));
+            expect(Array.from(job.counts.subarray(curves * i, curves * (i + 1)))).toEqual(Array.from(one.counts));
           });
         } finally {
           one.dispose();
