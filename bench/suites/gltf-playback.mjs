@@ -9,9 +9,8 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { clone } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { openGltf, skeletonInverseBindMatrices } from '../../dist/index.js';
 import { fixture } from '../fixtures.mjs';
+import { advance, FRAME } from '../frame-times.mjs';
 import { makeGltfRig } from '../gltf-files.mjs';
-
-const FRAME = 1 / 60;
 
 /** What three.js reads: the same file without textures (Node has no image decoder). */
 async function threeGltf(glb) {
@@ -40,7 +39,7 @@ export default async function gltfPlayback({ cores }) {
         core.load(resource);
         const job = core.createSampleMany({ clip, instances, output: 'skinning', skeleton, inverseBindMatrices });
         contenders[name] = () => {
-          for (let i = 0; i < instances; i++) times[i] = (times[i] + FRAME) % clip.duration;
+          advance(times, clip.duration);
           job.run(times);
         };
       }

@@ -10,10 +10,9 @@ import { AnimCore, openGltf, skeletonInverseBindMatrices } from 'animcore';
 import * as THREE from 'three';
 import { type GLTF, GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { clone } from 'three/examples/jsm/utils/SkeletonUtils.js';
+import { advance, FRAME } from '../../bench/frame-times.mjs';
 import { makeGltfRig } from '../../bench/gltf-files.mjs';
 import { measure, publish, type Rate } from './bench-rate.js';
-
-const FRAME = 1 / 60;
 
 async function cesiumMan(): Promise<Uint8Array | undefined> {
   const response = await fetch('./fixtures/gltf/CesiumMan.glb');
@@ -45,7 +44,7 @@ async function run(): Promise<Record<string, Record<string, Rate>>> {
         core.load(resource);
         const job = core.createSampleMany({ clip, instances, output: 'skinning', skeleton, inverseBindMatrices });
         rates[name] = measure(() => {
-          for (let i = 0; i < instances; i++) times[i] = (times[i]! + FRAME) % clip.duration;
+          advance(times, clip.duration);
           job.run(times);
         }, joints * instances);
         job.dispose();
