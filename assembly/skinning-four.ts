@@ -19,6 +19,8 @@ import { normalizeSoa4, shortestSign, SLERP_SHARED, slerpLanes4, slerpPrepare, s
 const MODEL_SOA_BYTES: usize = SM_MODEL_SOA_BYTES;
 /** One lane's result of `slerpLanesRest`. */
 const SLERP_ONE = memory.data(16, 16);
+/** f32x4 (1, 1, 1, 1), loaded where used: one load, where a splatted constant is three instructions in every turn of a loop. */
+const ONES = memory.data<f32>([1, 1, 1, 1], 16);
 
 /**
  * Writes the skinning matrices (model · inverse bind, 16 f32 per joint, column-major) of the four
@@ -103,26 +105,30 @@ function four(keyed: bool, nlerp: bool, p: usize, s0: usize, s1: usize, s2: usiz
       sampledVector(<usize>load<u32>(b), r, o + SAMPLED_T, false, s0, s1, s2, s3);
     }
   }
-  const one = f32x4.splat(1), two = f32x4.splat(2);
   for (let k: u32 = first; k < n; k++) {
     const i = <usize>load<u32>(order + (<usize>k << 2));
     const o = soa + i * MODEL_SOA_BYTES;
+    const one = v128.load(ONES);
     const x = v128.load(o, SAMPLED_X), y = v128.load(o, SAMPLED_X + 16), z = v128.load(o, SAMPLED_X + 32), w = v128.load(o, SAMPLED_X + 48);
     const sx = v128.load(o, SAMPLED_S), sy = v128.load(o, SAMPLED_S + 16), sz = v128.load(o, SAMPLED_S + 32);
     const tx = v128.load(o, SAMPLED_T), ty = v128.load(o, SAMPLED_T + 16), tz = v128.load(o, SAMPLED_T + 32);
-    // The local matrix, as `composeLocal` (local-to-model.ts) lane by lane.
+    // The local matrix, as `composeLocal` (local-to-model.ts) lane by lane: 2·u as u + u, and
+    // 2·u·s as u·(s + s) — the same exact product rounded once, where 2·s does not overflow (where
+    // it does, the pose is not finite and goes to the checked paths).
     const xx = f32x4.mul(x, x), yy = f32x4.mul(y, y), zz = f32x4.mul(z, z);
     const xy = f32x4.mul(x, y), xz = f32x4.mul(x, z), yz = f32x4.mul(y, z);
     const wx = f32x4.mul(w, x), wy = f32x4.mul(w, y), wz = f32x4.mul(w, z);
-    const l00 = f32x4.mul(f32x4.sub(one, f32x4.mul(two, f32x4.add(yy, zz))), sx);
-    const l01 = f32x4.mul(f32x4.mul(two, f32x4.add(xy, wz)), sx);
-    const l02 = f32x4.mul(f32x4.mul(two, f32x4.sub(xz, wy)), sx);
-    const l10 = f32x4.mul(f32x4.mul(two, f32x4.sub(xy, wz)), sy);
-    const l11 = f32x4.mul(f32x4.sub(one, f32x4.mul(two, f32x4.add(xx, zz))), sy);
-    const l12 = f32x4.mul(f32x4.mul(two, f32x4.add(yz, wx)), sy);
-    const l20 = f32x4.mul(f32x4.mul(two, f32x4.add(xz, wy)), sz);
-    const l21 = f32x4.mul(f32x4.mul(two, f32x4.sub(yz, wx)), sz);
-    const l22 = f32x4.mul(f32x4.sub(one, f32x4.mul(two, f32x4.add(xx, yy))), sz);
+    const dx = f32x4.add(sx, sx), dy = f32x4.add(sy, sy), dz = f32x4.add(sz, sz);
+    const e0 = f32x4.add(yy, zz), e1 = f32x4.add(xx, zz), e2 = f32x4.add(xx, yy);
+    const l00 = f32x4.mul(f32x4.sub(one, f32x4.add(e0, e0)), sx);
+    const l01 = f32x4.mul(f32x4.add(xy, wz), dx);
+    const l02 = f32x4.mul(f32x4.sub(xz, wy), dx);
+    const l10 = f32x4.mul(f32x4.sub(xy, wz), dy);
+    const l11 = f32x4.mul(f32x4.sub(one, f32x4.add(e1, e1)), sy);
+    const l12 = f32x4.mul(f32x4.add(yz, wx), dy);
+    const l20 = f32x4.mul(f32x4.add(xz, wy), dz);
+    const l21 = f32x4.mul(f32x4.sub(yz, wx), dz);
+    const l22 = f32x4.mul(f32x4.sub(one, f32x4.add(e2, e2)), sz);
     const parent = load<i32>(parents + (i << 2));
     if (parent < 0) {
       // A root's model matrix is its local matrix.
@@ -290,7 +296,7 @@ function keyedVector(at: usize, r: usize, d: usize, a0: usize, a1: usize, a2: us
  * (both passes share it); returns whether the sum of every entry is finite.
  */
 function skinAll(n: u32, soa: usize, splat: usize, m0: usize, m1: usize, m2: usize, m3: usize): bool {
-  const zero = f32x4.splat(0), one = f32x4.splat(1);
+  const zero = f32x4.splat(0);
   // model · inverse bind for every joint, a column at a time: entry (row < 3, column c) =
   // (m_row,0 · b_0c + m_row,1 · b_1c) + m_row,2 · b_2c, plus m_row,3 in the translation column
   // (`skinningFast`'s sums lane by lane, b the inverse bind entries as `splatAffine` spreads them).
@@ -299,7 +305,7 @@ function skinAll(n: u32, soa: usize, splat: usize, m0: usize, m1: usize, m2: usi
     sum = skinColumn(a, d, false, zero, sum, m0 + o, m1 + o, m2 + o, m3 + o);
     sum = skinColumn(a, d + 48, false, zero, sum, m0 + o + 16, m1 + o + 16, m2 + o + 16, m3 + o + 16);
     sum = skinColumn(a, d + 96, false, zero, sum, m0 + o + 32, m1 + o + 32, m2 + o + 32, m3 + o + 32);
-    sum = skinColumn(a, d + 144, true, one, sum, m0 + o + 48, m1 + o + 48, m2 + o + 48, m3 + o + 48);
+    sum = skinColumn(a, d + 144, true, v128.load(ONES), sum, m0 + o + 48, m1 + o + 48, m2 + o + 48, m3 + o + 48);
   }
   return allFinite(sum);
 }

@@ -29,6 +29,8 @@ const arbitraryCharacter = fc.integer({ min: 1, max: 24 }).chain((n) =>
     // Translations near float32's limit: products overflow for some poses, whose matrices are then
     // composed again on the checked paths (for four instances at a time, each of the four).
     translationScale: fc.constantFrom(1, 1, 1, 1e38),
+    // Scales up to 1.8e38: twice such a scale overflows (the four-instance pass composes with 2·s).
+    scaleScale: fc.constantFrom(1, 1, 1, 1.2e38),
     times: fc.array(fc.double({ min: -0.5, max: 1.5, noNaN: true }), { minLength: 1, maxLength: 9 }),
   }),
 );
@@ -44,7 +46,7 @@ function character(c: Character) {
     const curveType = types[k % 3]!;
     const v = c.keys.slice(8 * k, 8 * k + 8);
     // Scales away from 0, rotations of any length (the kernels take the samples as they are).
-    const values = curveType === 'scale' ? v.map((x) => 1 + 0.25 * x) : curveType === 'translation' ? v.map((x) => x * c.translationScale) : v;
+    const values = curveType === 'scale' ? v.map((x) => (1 + 0.25 * x) * c.scaleScale) : curveType === 'translation' ? v.map((x) => x * c.translationScale) : v;
     const joint = c.undriven[Math.floor(k / 3)] ? `none${k}` : `j${Math.floor(k / 3)}`;
     return { curveType, active: k !== c.inactive, target: { joint, property: curveType }, keys: { encoding: 'keyed', times: Float32Array.from([0, 1]), values: Float32Array.from(values) } };
   });
