@@ -501,6 +501,14 @@ function storeLanesTerm(c: usize, i: usize, t01: v128, t23: v128, d01: v128, d23
 }
 
 /**
+ * `slerp4At`'s constants as f32x4, loaded where used (one load each, where a splatted constant is
+ * three instructions in every turn of the callers' loops): 1, SLERP_SMALL, −0 (the sign bit),
+ * MIN_LENGTH_SQ; then all bits but the sign (`SLERP4_ABS`).
+ */
+const SLERP4_CONSTANTS = memory.data<f32>([1, 1, 1, 1, <f32>SLERP_SMALL, <f32>SLERP_SMALL, <f32>SLERP_SMALL, <f32>SLERP_SMALL, -0.0, -0.0, -0.0, -0.0, MIN_LENGTH_SQ, MIN_LENGTH_SQ, MIN_LENGTH_SQ, MIN_LENGTH_SQ], 16);
+const SLERP4_ABS = memory.data<u32>([0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff], 16);
+
+/**
  * `slerp4`'s arithmetic from coefficients at `c` (t·P_j(t)) and `e` ((1 − t)·P_j(1 − t)) and the
  * weights at `tAt`, the results stored at `d0` … `d3` (`soa`: as structure of arrays at `d0`). With
  * `each` false as `slerp4` (15 when any gap is large); with `each` true every lane computed, the
@@ -514,12 +522,13 @@ function slerp4At(
 ): i32 {
   // (ax bx + az bz) + (ay by + aw bw): the order of the other builds' dot.
   const dot = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(az, bz)), f32x4.add(f32x4.mul(ay, by), f32x4.mul(aw, bw)));
-  const one = f32x4.splat(1);
-  const xm1 = f32x4.sub(f32x4.pmin(f32x4.abs(dot), one), one);
-  const large = f32x4.lt(xm1, f32x4.splat(<f32>SLERP_SMALL));
+  const K = SLERP4_CONSTANTS;
+  const one = v128.load(K);
+  const xm1 = f32x4.sub(f32x4.pmin(v128.and(dot, v128.load(SLERP4_ABS)), one), one);
+  const large = f32x4.lt(xm1, v128.load(K, 16));
   if (!each && v128.any_true(large)) return 15;
   // The shortest arc: b negated where dot < 0.
-  const neg = v128.and(f32x4.lt(dot, f32x4.splat(0)), f32x4.splat(-0.0));
+  const neg = v128.and(f32x4.lt(dot, f32x4.splat(0)), v128.load(K, 32));
   // β = t Σ P_j(t) xm1^j and α likewise for 1 − t, three terms by Horner (beyond them < 4e-9).
   const beta = f32x4.mul(hornerStep(hornerStep(v128.load(c, 32), xm1, v128.load(c, 16)), xm1, v128.load(c)), xm1);
   const alpha = f32x4.mul(hornerStep(hornerStep(v128.load(e, 32), xm1, v128.load(e, 16)), xm1, v128.load(e)), xm1);
@@ -529,7 +538,7 @@ function slerp4At(
   const z = slerpLane(az, v128.xor(bz, neg), t, alpha, beta);
   const w = slerpLane(aw, v128.xor(bw, neg), t, alpha, beta);
   const sq = f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(z, z)), f32x4.add(f32x4.mul(y, y), f32x4.mul(w, w)));
-  const short = f32x4.lt(sq, f32x4.splat(MIN_LENGTH_SQ));
+  const short = f32x4.lt(sq, v128.load(K, 48));
   if (soa) {
     v128.store(d0, x);
     v128.store(d0, y, 16);
