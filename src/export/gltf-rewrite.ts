@@ -17,6 +17,7 @@ import { exportAxes, type GltfExportOptions, type OutputFile } from './gltf.js';
 import { type ClipReduction, keyTolerance, type ToleranceOption } from './reduce-clip.js';
 import type { RotationWriter } from './curve-track.js';
 import { SharedTimes } from './shared-times.js';
+import { uninitializedBytes } from './uninitialized-bytes.js';
 
 /** GLB header and chunk types (glTF 2.0 §4.4). */
 const GLB_MAGIC = 0x46546c67;
@@ -261,15 +262,19 @@ class OutputBuffer {
     return this.length + ((4 - (this.length % 4)) % 4);
   }
 
-  /** Writes the buffer's bytes into `out` from byte `at`, baked rotations aligned by `core`'s kernel (`KernelAlignedRotations`). */
+  /** Writes the buffer's bytes, padding zeros included, into `out` from byte `at` (which may hold anything), baked rotations aligned by `core`'s kernel (`KernelAlignedRotations`). */
   copyTo(out: Uint8Array, at: number, core: AnimCore): void {
     const rotations = new KernelAlignedRotations(core);
     try {
+      let end = 0;
       for (let i = 0; i < this.parts.length; i++) {
         const part = this.parts[i]!;
+        out.fill(0, at + end, at + this.offsets[i]!);
         if (part instanceof Uint8Array) out.set(part, at + this.offsets[i]!);
         else part.writeTo(out, at + this.offsets[i]!, rotations);
+        end = this.offsets[i]! + part.byteLength;
       }
+      out.fill(0, at + end, at + this.byteLength);
     } finally {
       rotations.dispose();
     }
@@ -433,8 +438,9 @@ function glb(json: JsonObject, layout: Layout, core: AnimCore): Uint8Array {
   const text = new TextEncoder().encode(JSON.stringify(withBuffer(json, binLength)));
   const jsonLength = text.byteLength + ((4 - (text.byteLength % 4)) % 4);
   const binChunk = binLength > 0 ? 8 + binLength : 0;
-  const out = new Uint8Array(12 + 8 + jsonLength + binChunk);
-  const view = new DataView(out.buffer);
+  // Every byte is written below: the header, the JSON and its padding, the BIN chunk (`copyTo`).
+  const out = uninitializedBytes(12 + 8 + jsonLength + binChunk);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   view.setUint32(0, GLB_MAGIC, true);
   view.setUint32(4, 2, true);
   view.setUint32(8, out.byteLength, true);
@@ -455,7 +461,7 @@ function gltfFiles(json: JsonObject, layout: Layout, name: string, core: AnimCor
   const out = withBuffer(json, layout.buffer.byteLength, encodeURIComponent(`${name}.bin`));
   const files: OutputFile[] = [{ name: `${name}.gltf`, bytes: new TextEncoder().encode(JSON.stringify(out, null, 2)) }];
   if (layout.buffer.byteLength > 0) {
-    const bin = new Uint8Array(layout.buffer.byteLength);
+    const bin = uninitializedBytes(layout.buffer.byteLength);
     layout.buffer.copyTo(bin, 0, core);
     files.push({ name: `${name}.bin`, bytes: bin });
   }

@@ -1,5 +1,5 @@
 import validator from 'gltf-validator';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AnimResource, bindJoints, Skeleton } from '../../src/anim/index.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { UsageError } from '../../src/errors.js';
@@ -97,6 +97,26 @@ describe.skipIf(!have)('glTF → glTF without a document model (rewriteGltf)', (
     expect(back.clips.map((c) => c.name)).toEqual(resource.clips.map((c) => c.name));
     expect(back.clips.map((c) => c.duration)).toEqual(rewritten.clips.map((c) => Math.fround(c.duration))); // key times are float32 in the file
     back.dispose();
+    resource.dispose();
+  });
+
+  it.each(files)('%s: the same bytes when the output memory held other bytes before (every padding byte written)', async (file) => {
+    const resource = await openGltfFixture(file);
+    const source = gltfSource(resource)!;
+    core.load(resource);
+    const rewritten = rewriteGltf(core, resource, source, { fps: 30, tolerance: 0 });
+    const clean = rewritten.glb();
+    const files = rewritten.gltf('out');
+    // Memory as malloc may hand it back: anything but zeros.
+    const dirty = vi.spyOn(Buffer, 'allocUnsafe').mockImplementation((size: number) => Buffer.alloc(size, 0xa5));
+    try {
+      expect(Buffer.from(rewritten.glb()).equals(Buffer.from(clean))).toBe(true);
+      const again = rewritten.gltf('out');
+      again.forEach((f, i) => expect(Buffer.from(f.bytes).equals(Buffer.from(files[i]!.bytes)), f.name).toBe(true));
+      expect(dirty).toHaveBeenCalled();
+    } finally {
+      dirty.mockRestore();
+    }
     resource.dispose();
   });
 
