@@ -23,21 +23,45 @@ export interface ValueCheck {
 }
 
 /**
- * The packed floats of keys made by `packedKeyedKeys` and their float4 values once made. Outside
- * the keys, so that keys spread into new ones (`{ ...keys, values: converted }`) do not carry
- * floats that are no longer theirs.
+ * Keys made by `packedKeyedKeys`: plain own properties `encoding`, `times`, `interpolation` and an
+ * own enumerable `values` accessor (so `{ ...keys }` and `JSON.stringify` see the float4 values),
+ * the packed floats in a private field, which keys spread into new ones (`{ ...keys, values:
+ * converted }`) do not carry. A class, not a WeakMap beside plain objects: a file's 1,920
+ * WeakMap entries and descriptor objects were a seventh of opening the gltf-resample file.
  */
-const packedOf = new WeakMap<KeyedKeys, { readonly packed: PackedValues; values?: Float32Array }>();
+class PackedKeyedKeys {
+  readonly encoding: 'keyed';
+  readonly times: Float32Array;
+  readonly interpolation: 'linear' | 'step';
+  declare readonly values: Float32Array;
+  readonly #packed: PackedValues;
+  #values: Float32Array | undefined;
 
-/** The `values` getter of every packed keys object: one function, so their hidden classes stay one (a getter per object made each its own and slowed every reader of keys). */
-function lazyValues(this: KeyedKeys): Float32Array {
-  const state = packedOf.get(this)!;
-  if (state.values === undefined) {
-    state.packed.unchecked?.check();
-    state.values = widened(state.packed);
+  constructor(times: Float32Array, packed: PackedValues, interpolation: 'linear' | 'step') {
+    this.encoding = 'keyed';
+    this.times = times;
+    this.interpolation = interpolation;
+    Object.defineProperty(this, 'values', VALUES);
+    this.#packed = packed;
   }
-  return state.values;
+
+  /** The packed floats of `keys`, or undefined for other keys. */
+  static packedOf(keys: KeyedKeys): PackedValues | undefined {
+    return keys instanceof PackedKeyedKeys ? keys.#packed : undefined;
+  }
+
+  /** The `values` getter: one function for every instance, so their hidden classes stay one. */
+  static lazyValues(this: PackedKeyedKeys): Float32Array {
+    if (this.#values === undefined) {
+      this.#packed.unchecked?.check();
+      this.#values = widened(this.#packed);
+    }
+    return this.#values;
+  }
 }
+
+/** One descriptor for every instance's `values`. */
+const VALUES: PropertyDescriptor = { get: PackedKeyedKeys.lazyValues, enumerable: true };
 
 /**
  * Keyed keys held as a reader found them: `packed.width` floats per key (a glTF VEC3 or VEC4
@@ -50,14 +74,12 @@ function lazyValues(this: KeyedKeys): Float32Array {
  *   checked when first used if `packed.unchecked` says so
  */
 export function packedKeyedKeys(times: Float32Array, packed: PackedValues, interpolation: 'linear' | 'step'): KeyedKeys {
-  const keys = Object.defineProperty({ encoding: 'keyed' as const, times, interpolation }, 'values', { get: lazyValues, enumerable: true }) as KeyedKeys;
-  packedOf.set(keys, { packed });
-  return keys;
+  return new PackedKeyedKeys(times, packed, interpolation);
 }
 
 /** The packed floats of keys made by `packedKeyedKeys`, or undefined for other keys. */
 export function packedValues(keys: KeyedKeys): PackedValues | undefined {
-  return packedOf.get(keys)?.packed;
+  return PackedKeyedKeys.packedOf(keys);
 }
 
 /** `packed` as float4 keys: each key's floats, then zeros up to four. */
