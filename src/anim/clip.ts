@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { AnimCurve, CubicKeys, KeyedKeys } from './curve.js';
-import { timedValueLength } from './packed-keys.js';
+import { timedValueLength, uniformValueLength } from './packed-keys.js';
 import type { AnimEvent } from './event.js';
 import { InfinityType } from './infinity-type.js';
 import type { RotationMode } from './sample-options.js';
@@ -71,9 +71,9 @@ export class AnimClip {
     const checkedTimes = new Set<Float32Array>();
     for (let i = 0; i < init.curves.length; i++) {
       const c = init.curves[i]!;
-      if (c.keys.encoding === 'uniform' && c.keys.values.length !== 4 * this.keyCount) {
+      if (c.keys.encoding === 'uniform' && uniformValueLength(c.keys) !== 4 * this.keyCount) {
         throw new UsageError(
-          `clip "${init.name}" curve ${i}: ${c.keys.values.length} floats, expected 4 × keyCount = ${4 * this.keyCount}`,
+          `clip "${init.name}" curve ${i}: ${uniformValueLength(c.keys)} floats, expected 4 × keyCount = ${4 * this.keyCount}`,
         );
       }
       if (c.keys.encoding === 'keyed' || c.keys.encoding === 'cubic') checkTimed(init.name, i, c.keys, checkedTimes);

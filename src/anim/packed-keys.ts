@@ -1,4 +1,4 @@
-import type { KeyedKeys } from './curve.js';
+import type { KeyedKeys, UniformKeys } from './curve.js';
 
 /** Keys of `width` floats each, one after the other (a tightly packed VEC3 or VEC4 accessor). */
 export interface PackedValues {
@@ -80,6 +80,56 @@ export function packedKeyedKeys(times: Float32Array, packed: PackedValues, inter
 /** The packed floats of keys made by `packedKeyedKeys`, or undefined for other keys. */
 export function packedValues(keys: KeyedKeys): PackedValues | undefined {
   return PackedKeyedKeys.packedOf(keys);
+}
+
+/**
+ * Uniform keys held as x y z floats (`packedUniformKeys`), with an own enumerable `values`
+ * accessor made once when first read, as `PackedKeyedKeys`.
+ */
+class PackedUniformKeys {
+  readonly encoding: 'uniform';
+  declare readonly values: Float32Array;
+  readonly #xyz: Float32Array;
+  #values: Float32Array | undefined;
+
+  constructor(xyz: Float32Array) {
+    this.encoding = 'uniform';
+    Object.defineProperty(this, 'values', UNIFORM_VALUES);
+    this.#xyz = xyz;
+  }
+
+  /** The x y z floats of `keys`, or undefined for other keys. */
+  static xyzOf(keys: UniformKeys): Float32Array | undefined {
+    return keys instanceof PackedUniformKeys ? keys.#xyz : undefined;
+  }
+
+  /** The `values` getter: one function for every instance. */
+  static lazyValues(this: PackedUniformKeys): Float32Array {
+    this.#values ??= widened({ data: this.#xyz, width: 3 });
+    return this.#values;
+  }
+}
+
+const UNIFORM_VALUES: PropertyDescriptor = { get: PackedUniformKeys.lazyValues, enumerable: true };
+
+/**
+ * Uniform keys of three floats each (x y z; `3 × keyCount` floats, not copied, not modified), the
+ * float4 `values` (w 0) made only when something reads them: a resampled glTF translation or scale
+ * that a glTF writer copies as it is (`resampleClip`; issue 15, gltf-resample).
+ */
+export function packedUniformKeys(xyz: Float32Array): UniformKeys {
+  return new PackedUniformKeys(xyz);
+}
+
+/** The x y z floats of keys made by `packedUniformKeys`, or undefined for other keys. */
+export function packedXyz(keys: UniformKeys): Float32Array | undefined {
+  return PackedUniformKeys.xyzOf(keys);
+}
+
+/** The floats of float4 keys uniform keys have (`4 × keyCount`), without making packed keys' `values`. */
+export function uniformValueLength(keys: UniformKeys): number {
+  const xyz = packedXyz(keys);
+  return xyz ? (4 * xyz.length) / 3 : keys.values.length;
 }
 
 /** `packed` as float4 keys: each key's floats, then zeros up to four. */

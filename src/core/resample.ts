@@ -1,4 +1,5 @@
-import { AnimClip, type AnimCurve, AnimResource, type RotationMode } from '../anim/index.js';
+import { AnimClip, type AnimCurve, AnimResource, type CurveKeys, packedValues, type RotationMode } from '../anim/index.js';
+import { packedUniformKeys } from '../anim/packed-keys.js';
 import { UsageError } from '../errors.js';
 import { CURSOR_BYTES_PER_CURVE } from '../../assembly/layout.js';
 import type { RuntimeOwner } from './runtime.js';
@@ -82,6 +83,17 @@ export function resampledKeyCount(clip: AnimClip, fps: number): number {
  *   keys, `rotation: 'raw'` on a clip that is not Unity-curve, or clips the core cannot load
  */
 export function resample(core: RuntimeOwner, clip: AnimClip, options: ResampleOptions): ResampleResult {
+  return resampleClip(core, clip, options, false);
+}
+
+/**
+ * `resample`; with `packXyz`, each translation or scale curve whose keys a reader left packed as
+ * x y z (`packedValues` width 3: a glTF VEC3 output, so its float4 w is 0, and lerp or step
+ * keep it 0) gets `packedUniformKeys`: the samples kept as x y z, the float4 `values` (w 0, as
+ * `resample` gives them) made only when read. A glTF writer then copies them as its VEC3 output
+ * (src/export/curve-track.ts), where a JS pass packed each float4 key (issue 15, gltf-resample).
+ */
+export function resampleClip(core: RuntimeOwner, clip: AnimClip, options: ResampleOptions, packXyz: boolean): ResampleResult {
   const { fps } = options;
   const cycle = clip.postInfinity === 'cycle';
   const keyCount = resampledKeyCount(clip, fps);
@@ -94,13 +106,22 @@ export function resample(core: RuntimeOwner, clip: AnimClip, options: ResampleOp
   const source = runtime.isLoaded(clip) ? null : new AnimResource({ format: 'resample-source', clips: [clip] });
   if (source) runtime.load(source);
   try {
-    const pool = sampleKeys(core, clip, keyCount, keyDuration, options.rotation);
+    // Floats per key of each curve in the pool: 0 static (not sampled), 3 packed x y z, 4 float4.
+    const widths = new Uint8Array(clip.curves.length);
+    for (let i = 0; i < clip.curves.length; i++) widths[i] = keyWidth(clip.curves[i]!, packXyz);
+    const pool = sampleKeys(core, clip, keyCount, keyDuration, options.rotation, widths);
     // A loop, not callbacks made per clip (V8 compiled those again for most clips resampled: issue 15).
     const curves: AnimCurve[] = [];
-    for (let i = 0, next = 0; i < clip.curves.length; i++) {
+    for (let i = 0, at = 0; i < clip.curves.length; i++) {
       const c = clip.curves[i]!;
-      if (c.keys.encoding === 'static') curves.push(c);
-      else curves.push({ curveType: c.curveType, target: c.target, active: c.active, keys: { encoding: 'uniform', values: pool.subarray(4 * keyCount * next, 4 * keyCount * ++next) } });
+      const floats = widths[i]! * keyCount;
+      if (floats === 0) {
+        curves.push(c);
+        continue;
+      }
+      const values = pool.subarray(at, (at += floats));
+      const keys: CurveKeys = widths[i] === 3 ? packedUniformKeys(values) : { encoding: 'uniform', values };
+      curves.push({ curveType: c.curveType, target: c.target, active: c.active, keys });
     }
     const out = new AnimClip({
       name: clip.name,
@@ -122,25 +143,38 @@ export function resample(core: RuntimeOwner, clip: AnimClip, options: ResampleOp
   }
 }
 
+/** Floats per resampled key of `curve` (`resampleClip`): 0 for a static curve, 3 for packed x y z, else 4. */
+function keyWidth(curve: AnimCurve, packXyz: boolean): number {
+  const keys = curve.keys;
+  if (keys.encoding === 'static') return 0;
+  const xyz = packXyz && keys.encoding === 'keyed' && (curve.curveType === 'translation' || curve.curveType === 'scale') && packedValues(keys)?.width === 3;
+  return xyz ? 3 : 4;
+}
+
 /**
  * Samples `clip` at k · keyDuration for k < keyCount with one `resampleKeys` call (one instance,
- * the clip's own sampler per key time): returns one pool, curve-major, `4 × keyCount` floats per
- * non-static curve in curve order.
+ * the clip's own sampler per key time): returns one pool, curve-major, `widths[i] × keyCount`
+ * floats per curve i in curve order (none for width 0; width 3: x y z of each sample).
  * @throws UsageError for `rotation: 'raw'` on a clip that is not Unity-curve (as `SampleManyJob`)
  */
-function sampleKeys(core: RuntimeOwner, clip: AnimClip, keyCount: number, keyDuration: number, rotation: RotationMode | undefined): Float32Array {
+function sampleKeys(core: RuntimeOwner, clip: AnimClip, keyCount: number, keyDuration: number, rotation: RotationMode | undefined, widths: Uint8Array): Float32Array {
   const runtime = core.runtime;
   const { loaded, flags } = runtime.plan(clip, { rotation });
-  const animated: number[] = [];
-  for (let i = 0; i < clip.curves.length; i++) if (clip.curves[i]!.keys.encoding !== 'static') animated.push(i);
+  // Per sampled curve {slot, byte offset of its key 0 in the pool, width} (assembly/resample.ts).
+  const list: number[] = [];
+  let poolBytes = 0;
+  for (let i = 0; i < widths.length; i++) {
+    if (widths[i] === 0) continue;
+    list.push(i, poolBytes, widths[i]!);
+    poolBytes += 4 * widths[i]! * keyCount;
+  }
   const n = clip.curves.length;
   // One block: the key pool, then the scratch sample buffer (samples, counts, cursors), then the list.
-  const poolBytes = 16 * keyCount * animated.length;
-  const { ptr, arrays } = runtime.allocBlock(0, [poolBytes, 16 * n, n, CURSOR_BYTES_PER_CURVE * n, 4 * animated.length]);
-  const [pool, samples, counts, cursors, list] = arrays as [number, number, number, number, number];
+  const { ptr, arrays } = runtime.allocBlock(0, [poolBytes, 16 * n, n, CURSOR_BYTES_PER_CURVE * n, 4 * list.length]);
+  const [pool, samples, counts, cursors, entries] = arrays as [number, number, number, number, number];
   try {
-    runtime.u32.set(animated, list >>> 2);
-    runtime.kernel.resampleKeys(loaded.ptr, loaded.kind, flags, keyCount, keyDuration, samples, counts, cursors, list, animated.length, pool);
+    runtime.u32.set(list, entries >>> 2);
+    runtime.kernel.resampleKeys(loaded.ptr, loaded.kind, flags, keyCount, keyDuration, samples, counts, cursors, entries, list.length / 3, pool);
     return runtime.f32.slice(pool >>> 2, (pool + poolBytes) >>> 2);
   } finally {
     runtime.free(ptr);

@@ -1,4 +1,5 @@
-import { type AnimClip, type AnimCurve, withClosingKey } from '../anim/index.js';
+import { type AnimClip, type AnimCurve, type UniformKeys, withClosingKey } from '../anim/index.js';
+import { packedXyz } from '../anim/packed-keys.js';
 import { hemisphereSign } from '../anim/rotation-alignment.js';
 import { UsageError } from '../errors.js';
 
@@ -55,6 +56,11 @@ export function curveTrack(clip: AnimClip, curve: AnimCurve): CurveTrack {
       times = uniformTimes(clip, n);
       if (curve.curveType === 'rotation') {
         const track = new AlignedRotations(times, keys.values, clip.keyCount);
+        return track.allEqual() ? { times: new Float32Array(1), values: track.values.slice(0, 4) } : track;
+      }
+      const xyz = n === clip.keyCount ? packedXyz(keys) : undefined;
+      if (xyz !== undefined) {
+        const track = new XyzTrack(times, keys, xyz);
         return track.allEqual() ? { times: new Float32Array(1), values: track.values.slice(0, 4) } : track;
       }
       // Curves that do not cycle are their keys; a cycling one gets its closing key in a new array.
@@ -201,6 +207,31 @@ class AlignedRotations implements CurveTrack {
 }
 
 /**
+ * A uniform curve's track whose keys are held as x y z (`packedUniformKeys`, a resampled glTF
+ * translation or scale): its float4 `values` are the keys' own (made when first read), and a VEC3
+ * output is the x y z floats copied as they are (`writeTrackValues`), not packed again from float4s.
+ */
+class XyzTrack implements CurveTrack {
+  constructor(
+    readonly times: Float32Array,
+    private readonly keys: UniformKeys,
+    /** `3 × times.length` floats. */
+    readonly xyz: Float32Array,
+  ) {}
+
+  get values(): Float32Array {
+    return this.keys.values;
+  }
+
+  /** Whether every key is equal (`allEqual` of `values`, whose w is 0), tested on the x y z floats. */
+  allEqual(): boolean {
+    const xyz = this.xyz;
+    for (let i = 3; i < xyz.length; i++) if (xyz[i] !== xyz[i % 3]) return false;
+    return true;
+  }
+}
+
+/**
  * The values of `track` as `width` floats per key (x y z, or x y z w) into `out` from `at`: the
  * output accessor of a glTF sampler (VEC3 translation and scale, VEC4 rotation), written without
  * making the track's `values` where they are not made yet (`AlignedRotations`; aligned by
@@ -208,6 +239,7 @@ class AlignedRotations implements CurveTrack {
  */
 export function writeTrackValues(track: CurveTrack, out: Float32Array, at: number, width: 3 | 4, rotations?: RotationWriter): void {
   if (width === 4 && track instanceof AlignedRotations) return track.writeTo(out, at, rotations);
+  if (width === 3 && track instanceof XyzTrack) return out.set(track.xyz, at);
   const n = track.times.length;
   const v = track.values;
   if (width === 4) return out.set(v.subarray(0, 4 * n), at);

@@ -1,5 +1,6 @@
 import type { AnimClip, AnimCurve } from '../anim/index.js';
-import { type AnimCore, resample, resampledKeyCount } from '../core/index.js';
+import { type AnimCore, resampledKeyCount } from '../core/index.js';
+import { resampleClip } from '../core/resample.js';
 import { UsageError } from '../errors.js';
 import { type ClipReduction, keyTolerance, reduceClip, type ToleranceOption } from './reduce-clip.js';
 
@@ -41,12 +42,13 @@ function ownKeyCount(curve: AnimCurve, keyCount: number): number {
  * clips with Unity-curve or cubic keys, which the exporter's LINEAR/STEP samplers cannot express,
  * are resampled at `UNITY_EXPORT_FPS`, within `implicitBakeLimit` keys.
  * Rotations of Unity-curve clips are sampled corrected (hemisphere-aligned, normalised); Bool
- * curves keep their own key times as steps (`withStepBools`).
+ * curves keep their own key times as steps (`withStepBools`). With `packXyz` (a bake that is only
+ * written, not reduced) glTF VEC3 keys are baked as x y z (`resampleClip`).
  * @throws UsageError for an `fps` that is not a finite number > 0, or an implicit bake over
  *   `implicitBakeLimit` (before anything is allocated; the message names the clip, its duration
  *   and the keys, and says to pass `fps`)
  */
-export function exportClip(core: AnimCore, clip: AnimClip, fps?: number): AnimClip {
+export function exportClip(core: AnimCore, clip: AnimClip, fps?: number, packXyz = false): AnimClip {
   let curved = false; // a loop, not a callback made per clip (V8 compiled those again per clip: issue 15)
   for (const c of clip.curves) if (c.keys.encoding === 'unity' || c.keys.encoding === 'cubic') curved = true;
   if (fps === undefined && !curved) return clip;
@@ -59,7 +61,7 @@ export function exportClip(core: AnimCore, clip: AnimClip, fps?: number): AnimCl
       );
     }
   }
-  return withStepBools(clip, resample(core, clip, { fps: fps ?? UNITY_EXPORT_FPS, measureDeviation: false }).clip);
+  return withStepBools(clip, resampleClip(core, clip, { fps: fps ?? UNITY_EXPORT_FPS, measureDeviation: false }, packXyz).clip);
 }
 
 /**
@@ -106,7 +108,8 @@ export interface ClipExportOptions {
  */
 export function exportClips(core: AnimCore, clips: readonly AnimClip[], options: ClipExportOptions = {}): { clips: AnimClip[]; reductions: ClipReduction[] } {
   const tolerance = keyTolerance(options.tolerance);
-  const baked = clips.map((c) => exportClip(core, c, options.fps));
+  // Without reduction the baked keys are only written: glTF VEC3 ones stay x y z (`resampleClip`).
+  const baked = clips.map((c) => exportClip(core, c, options.fps, tolerance === null));
   if (tolerance === null) return { clips: baked, reductions: [] };
   const reduced = baked.map((c) => reduceClip(core, c, tolerance, options.interpolation));
   return { clips: reduced.map((r) => r.clip), reductions: reduced.map((r) => r.reduction) };
