@@ -91,32 +91,41 @@ export class KernelMemory {
 
   /**
    * Addresses of `arrays` copied one after another (16-byte aligned) into a block shared by every
-   * block whose arrays have the same values — the output tables of a crowd's clips of one layout,
+   * block whose arrays have the same bytes — the output tables of a crowd's clips of one layout,
    * which then stay in cache instead of costing each instance their own cache lines (issue 16,
    * crowd-cold) — and used by block `owner` (one shared block per owner), freed with its last owner.
+   * Bytes only, in plain loops: arrays of mixed element types here made V8 deoptimise and recompile
+   * the clip loaders every few glTF files (issue 15).
    * @throws AnimcoreError as `allocBlock`
    */
-  sharedArrays(owner: number, arrays: readonly (Uint8Array | Uint32Array)[]): number[] {
-    const key = arrays.map((a) => `${a.BYTES_PER_ELEMENT}:${a.join(',')}`).join('|');
+  sharedArrays(owner: number, arrays: readonly Uint8Array[]): number[] {
+    const sizes: number[] = [];
+    let key = '';
+    for (let i = 0; i < arrays.length; i++) {
+      const a = arrays[i]!;
+      sizes.push(a.length);
+      key += `${a.length}:${a.join(',')}|`;
+    }
     let block = this.shared.get(key);
     if (!block) {
-      block = { ptr: this.allocBlock(0, arrays.map((a) => a.byteLength)).ptr, users: 0 };
+      block = { ptr: this.allocBlock(0, sizes).ptr, users: 0 };
       const u8 = this.u8;
       let at = block.ptr;
-      for (const a of arrays) {
-        u8.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
-        at += align16(a.byteLength);
+      for (let i = 0; i < arrays.length; i++) {
+        u8.set(arrays[i]!, at);
+        at += align16(sizes[i]!);
       }
       this.shared.set(key, block);
     }
     block.users++;
     this.sharedOf.set(owner, key);
+    const addresses: number[] = [];
     let at = block.ptr;
-    return arrays.map((a) => {
-      const address = at;
-      at += align16(a.byteLength);
-      return address;
-    });
+    for (let i = 0; i < sizes.length; i++) {
+      addresses.push(at);
+      at += align16(sizes[i]!);
+    }
+    return addresses;
   }
 
   /** Bytes of block `ptr` as `allocBlock` laid it out (header and aligned arrays), with the shared block it uses. */

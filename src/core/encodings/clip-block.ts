@@ -54,13 +54,13 @@ export function writeClipBlock(memory: KernelMemory, clip: AnimClip, layout: Cli
   u32[at(CLIP_COUNTS)] = counts;
   u32[at(CLIP_VELOCITY_OUT)] = velocityOut;
   u32[at(CLIP_KEYS)] = keys;
-  layout.constant.forEach((curveIndex, s) => f32.set(restValue(clip.curves[curveIndex]!.keys), (constantValues >>> 2) + 4 * s));
+  for (let s = 0; s < layout.constant.length; s++) f32.set(restValue(clip.curves[layout.constant[s]!]!.keys), (constantValues >>> 2) + 4 * s);
   return { ptr, keys };
 }
 
-/** Output offsets (16 bytes a curve) of curve indices; a loop, not a callback made per clip (V8 compiled those again per clip loaded: issue 15). */
-function outputOffsets(curves: readonly number[]): Uint32Array {
+/** Output offsets (16 bytes a curve, u32) of curve indices, as bytes for `sharedArrays`; a loop, not a callback made per clip (V8 compiled those again per clip loaded: issue 15). */
+function outputOffsets(curves: readonly number[]): Uint8Array {
   const out = new Uint32Array(curves.length);
   for (let k = 0; k < curves.length; k++) out[k] = 16 * curves[k]!;
-  return out;
+  return new Uint8Array(out.buffer);
 }
