@@ -77,16 +77,19 @@ export class KernelMemory {
    * @throws AnimcoreError when wasm memory cannot grow that far
    */
   allocBlock(headerSize: number, arraySizes: readonly number[]): { ptr: number; arrays: number[] } {
+    // Plain loops, not callbacks made per call: V8 compiled those again every few glTF files (issue 15).
     let size = align16(headerSize);
-    const offsets = arraySizes.map((bytes) => {
-      const at = size;
-      size += align16(bytes);
-      return at;
-    });
+    for (let i = 0; i < arraySizes.length; i++) size += align16(arraySizes[i]!);
     const ptr = this.kernel.alloc(size);
     if (ptr === 0) throw new AnimcoreError(`wasm memory cannot grow by the ${size} bytes a block needs (it holds ${this.byteLength} bytes; wasm32 stops at 4 GiB)`);
     this.sizes.set(ptr, size);
-    return { ptr, arrays: offsets.map((o) => ptr + o) };
+    const arrays: number[] = [];
+    let at = ptr + align16(headerSize);
+    for (let i = 0; i < arraySizes.length; i++) {
+      arrays.push(at);
+      at += align16(arraySizes[i]!);
+    }
+    return { ptr, arrays };
   }
 
   /**

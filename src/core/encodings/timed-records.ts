@@ -70,25 +70,37 @@ function timeGroups<K extends KeyedKeys | CubicKeys>(clip: AnimClip, layout: Cli
  * @throws the error of a packed member's reader check (`PackedValues.unchecked`), having freed the block
  */
 export function writeTimedRecords<K extends KeyedKeys | CubicKeys>(memory: KernelMemory, clip: AnimClip, layout: ClipLayout, bytesPerKey: number, step: (keys: K) => boolean): number {
-  const all = timeGroups(clip, layout, step);
-  const single = all.filter((g) => g.linear.length + g.rotation.length === 1);
-  const singleLinear = single.filter((g) => g.linear.length === 1);
-  const groups = [...singleLinear, ...single.filter((g) => g.rotation.length === 1), ...all.filter((g) => g.linear.length + g.rotation.length > 1)];
-  const members = groups.map((g) => [...g.linear, ...g.rotation]);
-  const slots = members.flat();
-  const keyBytes = KEYED_RECORD_SIZE * groups.length + groups.reduce((sum, g, i) => sum + align16(4 * (g.times.length + 2)) + bytesPerKey * g.times.length * members[i]!.length, 0);
-  const width = bytesPerKey >>> 2;
-  const { ptr, keys: records } = writeClipBlock(memory, clip, { ...layout, slots, linearCount: singleLinear.length }, clip.duration, keyBytes);
-  // Allocated before any view is taken: growing memory detaches them.
-  const scratch = slots.some((i) => widened(clip.curves[i]!.keys, width)) ? memory.allocBlock(0, [4 * scratchFloats(groups)]).ptr : undefined;
-  const { u32 } = memory;
-  u32[(ptr + CLIP_KEY_COUNT) >>> 2] = groups.length;
-  u32[(ptr + CLIP_SINGLE_COUNT) >>> 2] = single.length;
-  let at = records + KEYED_RECORD_SIZE * groups.length;
-  let first = 0;
   // Plain loops and module-level functions, not closures made per call: V8 compiled the per-load
   // closures again after most full garbage collections, and ran them unoptimised meanwhile
   // (--trace-opt; issue 15, gltf-resample: see ARCHITECTURE.md).
+  const all = timeGroups(clip, layout, step);
+  const singleLinear: TimeGroup[] = [];
+  const singleRotation: TimeGroup[] = [];
+  const shared: TimeGroup[] = [];
+  for (const g of all) (g.linear.length + g.rotation.length > 1 ? shared : g.linear.length === 1 ? singleLinear : singleRotation).push(g);
+  const groups = [...singleLinear, ...singleRotation, ...shared];
+  const width = bytesPerKey >>> 2;
+  const members: number[][] = [];
+  const slots: number[] = [];
+  let keyBytes = KEYED_RECORD_SIZE * groups.length;
+  let widen = false;
+  for (const g of groups) {
+    const list = [...g.linear, ...g.rotation];
+    members.push(list);
+    for (const i of list) {
+      slots.push(i);
+      widen ||= widened(clip.curves[i]!.keys, width) !== undefined;
+    }
+    keyBytes += align16(4 * (g.times.length + 2)) + bytesPerKey * g.times.length * list.length;
+  }
+  const { ptr, keys: records } = writeClipBlock(memory, clip, { ...layout, slots, linearCount: singleLinear.length }, clip.duration, keyBytes);
+  // Allocated before any view is taken: growing memory detaches them.
+  const scratch = widen ? memory.allocBlock(0, [4 * scratchFloats(groups)]).ptr : undefined;
+  const { u32 } = memory;
+  u32[(ptr + CLIP_KEY_COUNT) >>> 2] = groups.length;
+  u32[(ptr + CLIP_SINGLE_COUNT) >>> 2] = singleLinear.length + singleRotation.length;
+  let at = records + KEYED_RECORD_SIZE * groups.length;
+  let first = 0;
   try {
     for (let g = 0; g < groups.length; g++) {
       at = writeGroup(memory, clip, groups[g]!, members[g]!, records + KEYED_RECORD_SIZE * g, at, first, width, scratch);
