@@ -130,14 +130,14 @@ function sourceNodes(source: GltfSource, resource: AnimResource): ChannelNodes<n
   const byName = new Map<string, number>();
   const count = source.skeleton.joints.length;
   const rests = resource.skeleton?.joints.length === count ? resource.skeleton : source.skeleton;
-  (resource.skeleton?.joints ?? []).forEach((j, i) => {
-    if (i < count && !byName.has(j.name)) byName.set(j.name, i);
-  });
+  const joints = resource.skeleton?.joints ?? [];
+  for (let i = 0; i < Math.min(count, joints.length); i++) if (!byName.has(joints[i]!.name)) byName.set(joints[i]!.name, i);
   // Curves of joints the skeleton lacks (a Nebula2 blend-shape node's weights) find the node by name.
-  source.collections.nodes!.forEach((n, i) => {
-    if (typeof n.name === 'string' && n.name !== '' && !byName.has(n.name)) byName.set(n.name, i);
-  });
   const nodes = source.collections.nodes!;
+  for (let i = 0; i < nodes.length; i++) {
+    const name = nodes[i]!.name;
+    if (typeof name === 'string' && name !== '' && !byName.has(name)) byName.set(name, i);
+  }
   return {
     byName,
     rest: (i, property) => rests.joints[i]!.rest[property],
@@ -386,9 +386,16 @@ function rewrittenJson(json: JsonObject, layout: Layout, animations: JsonObject[
   // A Draco primitive's compressed view, kept byte for byte, is named by its extension.
   if (out.meshes !== undefined) out.meshes = (out.meshes as JsonObject[]).map((mesh) => ({ ...mesh, primitives: (mesh.primitives as JsonObject[]).map((p) => withDracoView(p, view)) }));
   out.asset = { ...(json.asset as JsonObject) };
-  const keptCount = layout.accessor.filter((i) => i >= 0).length;
-  out.accessors = layout.accessors.map((a, i) => {
-    if (i >= keptCount) return a;
+  // Loops, not callbacks made per file: V8 compiled those again every few files (issue 15).
+  let keptCount = 0;
+  for (let i = 0; i < layout.accessor.length; i++) if (layout.accessor[i]! >= 0) keptCount++;
+  const accessors: JsonObject[] = [];
+  for (let i = 0; i < layout.accessors.length; i++) {
+    const a = layout.accessors[i]!;
+    if (i >= keptCount) {
+      accessors.push(a);
+      continue;
+    }
     const copy: JsonObject = { ...a };
     if (a.bufferView !== undefined) copy.bufferView = view(a.bufferView);
     const sparse = a.sparse as JsonObject | undefined;
@@ -397,8 +404,9 @@ function rewrittenJson(json: JsonObject, layout: Layout, animations: JsonObject[
       const values = sparse.values as JsonObject;
       copy.sparse = { ...sparse, indices: { ...indices, bufferView: view(indices.bufferView) }, values: { ...values, bufferView: view(values.bufferView) } };
     }
-    return copy;
-  });
+    accessors.push(copy);
+  }
+  out.accessors = accessors;
   out.bufferViews = layout.views;
   out.buffers = [{}]; // byteLength (and, for .gltf, uri) set when written
   if (json.images !== undefined) {

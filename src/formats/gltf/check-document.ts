@@ -142,11 +142,12 @@ function checkViewlessCounts(c: Record<string, JsonObject[]>, exempt: ReadonlySe
   for (const a of accessors) if (a.bufferView !== undefined) held = Math.max(held, a.count as number);
   let bytes = 0;
   for (let i = 0; i < c.buffers!.length; i++) if (!isMeshoptFallback(c.buffers![i]!, `/buffers/${i}`)) bytes += c.buffers![i]!.byteLength as number;
-  accessors.forEach((a, i) => {
+  for (let i = 0; i < accessors.length; i++) {
+    const a = accessors[i]!;
     if (a.bufferView === undefined && !exempt.has(i) && (a.count as number) > Math.max(held, bytes)) {
       fail(`/accessors/${i}/count`, `${String(a.count)} elements without a bufferView (zeros), more than any accessor with data holds (${held}) and than the buffers' ${bytes} bytes`, 'bad-count');
     }
-  });
+  }
 }
 
 /**

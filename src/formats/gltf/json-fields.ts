@@ -58,7 +58,9 @@ export function numbers(value: unknown, pointer: string, n: number, fallback?: r
   if (value === undefined && fallback !== undefined) return [...fallback];
   const a = array(value, pointer, true);
   if (a.length !== n) fail(pointer, `expected ${n} numbers, found ${a.length}`);
-  return a.map((v, i) => finite(v, `${pointer}/${i}`));
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(finite(a[i], `${pointer}/${i}`));
+  return out;
 }
 
 export function string(value: unknown, pointer: string): string {

@@ -72,9 +72,8 @@ function inverseBindMatrices(c: GltfCollections, buffers: readonly Uint8Array[],
 /** Each node's parent (−1 for roots), from the children lists (`checkDocument` made them a forest). */
 export function nodeParents(c: GltfCollections): Int32Array {
   const parents = new Int32Array(c.nodes!.length).fill(-1);
-  c.nodes!.forEach((node, i) => {
-    for (const child of (node.children as number[] | undefined) ?? []) parents[child] = i;
-  });
+  const nodes = c.nodes!;
+  for (let i = 0; i < nodes.length; i++) for (const child of (nodes[i]!.children as number[] | undefined) ?? []) parents[child] = i;
   return parents;
 }
 
