@@ -1,5 +1,5 @@
 import { ImageUtils } from '@gltf-transform/core';
-import type { AnimClip, AnimResource } from '../anim/index.js';
+import type { AnimClip, AnimResource, Skeleton } from '../anim/index.js';
 import { KernelAlignedRotations } from '../core/aligned-rotations.js';
 import type { AnimCore } from '../core/index.js';
 import { UsageError } from '../errors.js';
@@ -84,6 +84,7 @@ export function rewriteGltf(core: AnimCore, resource: AnimResource, source: Gltf
   const animations = addAnimations(layout, named, plan.interpolation);
   const out = rewrittenJson(json, layout, animations);
   if (converted !== resource) out.nodes = convertedRootNodes(out.nodes as JsonObject[], conversion, converted);
+  if (out.nodes !== undefined) out.nodes = animatedMatricesAsTrs(out.nodes as JsonObject[], animations, restSkeleton(source, converted));
   (out.asset as JsonObject).extras = { ...((out.asset as JsonObject).extras as JsonObject | undefined), animcore: exportAxes(resource, options) };
   return {
     glb: () => glb(out, layout, core),
@@ -125,11 +126,33 @@ function convertedRootNodes(nodes: JsonObject[], c: AxisConversion, converted: A
   });
 }
 
-/** The source's nodes as channel targets: node i for skeleton joint i, then nodes by name; rest poses of `resource`'s skeleton when it is the source's joint for joint (roots converted), else as read (matrices decomposed). */
+/**
+ * `nodes` with the rest TRS of `rests` (node i is joint i) in place of the `matrix` of each node a
+ * channel of `animations` targets: glTF 2.0 §3.11 forbids a matrix on an animated node (the
+ * validator's ANIMATION_CHANNEL_TARGET_NODE_MATRIX), and the reader, as three.js's GLTFLoader,
+ * took that matrix decomposed as the rest pose under the channels. Other nodes stay as they are.
+ */
+function animatedMatricesAsTrs(nodes: JsonObject[], animations: readonly JsonObject[], rests: Skeleton): JsonObject[] {
+  const animated = new Set<number>();
+  for (const a of animations) for (const c of a.channels as JsonObject[]) animated.add((c.target as JsonObject).node as number);
+  return nodes.map((node, i) => {
+    if (node.matrix === undefined || !animated.has(i)) return node;
+    const { matrix: _matrix, ...rest } = node;
+    const trs = rests.joints[i]!.rest;
+    return { ...rest, translation: [...trs.translation], rotation: [...trs.rotation], scale: [...trs.scale] };
+  });
+}
+
+/** The rest poses of the source's nodes: `resource`'s skeleton when it is the source's joint for joint (roots converted), else as read (matrices decomposed). */
+function restSkeleton(source: GltfSource, resource: AnimResource): Skeleton {
+  return resource.skeleton?.joints.length === source.skeleton.joints.length ? resource.skeleton : source.skeleton;
+}
+
+/** The source's nodes as channel targets: node i for skeleton joint i, then nodes by name; rest poses of `restSkeleton`. */
 function sourceNodes(source: GltfSource, resource: AnimResource): ChannelNodes<number> {
   const byName = new Map<string, number>();
   const count = source.skeleton.joints.length;
-  const rests = resource.skeleton?.joints.length === count ? resource.skeleton : source.skeleton;
+  const rests = restSkeleton(source, resource);
   const joints = resource.skeleton?.joints ?? [];
   for (let i = 0; i < Math.min(count, joints.length); i++) if (!byName.has(joints[i]!.name)) byName.set(joints[i]!.name, i);
   // Curves of joints the skeleton lacks (a Nebula2 blend-shape node's weights) find the node by name.

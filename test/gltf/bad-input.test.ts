@@ -113,6 +113,51 @@ describe('bad glTF ends in a FormatError that says where', () => {
     glb[20] = 0x5b; // '[' where '{' was: the document no longer closes
     expect((await formatError(glb)).offset).toBeGreaterThanOrEqual(20);
     expect((await formatError(new TextEncoder().encode('{"asset": {"version": "2.0"}'))).offset).toBe(28);
+    // A byte order mark (which we skip, as three.js's TextDecoder does) counts: offsets are the file's.
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
+    expect((await formatError(bom)).offset).toBe(3 + text.indexOf('}]'));
+    const withBom = (json: unknown) => {
+      const glb = packGlb(json, undefined);
+      const text = new TextEncoder().encode(JSON.stringify(json));
+      const out = new Uint8Array(glb.length + 4);
+      out.set(glb.subarray(0, 20));
+      new DataView(out.buffer).setUint32(8, out.length, true);
+      new DataView(out.buffer).setUint32(12, glb.length - 20 + 4, true);
+      out.fill(0x20, 20);
+      out.set([0xef, 0xbb, 0xbf, ...text], 20);
+      return out;
+    };
+    const ok = withBom({ asset: { version: '2.0' }, nodes: [{ name: 'a' }] });
+    expect((await openGltf({ gltf: ok })).skeleton!.joints[0]!.name).toBe('a');
+    const broken = withBom({ asset: { version: '2.0' }, nodes: 'NOPE' });
+    const at = broken.indexOf(0x22, 20 + 3 + JSON.stringify({ asset: { version: '2.0' }, nodes: 'NOPE' }).indexOf('"NOPE"')); // the quote of "NOPE"
+    broken[at] = 0x7d; // '}' where a value belongs
+    expect((await formatError(broken)).offset).toBe(at);
+  });
+
+  it('says what is wrong with a JSON chunk padded with zeros and a BIN chunk that is not the second chunk (glTF 2.0 §4.4.3)', async () => {
+    const { json, bin } = smallGltf();
+    json.asset.generator = 'x';
+    while (JSON.stringify(json).length % 4 !== 1) json.asset.generator += 'x'; // three bytes of padding
+    const glb = packGlb(json, bin);
+    const jsonEnd = 20 + JSON.stringify(json).length;
+    expect(Array.from(glb.subarray(jsonEnd, jsonEnd + 3))).toEqual([0x20, 0x20, 0x20]);
+    glb.fill(0, jsonEnd, jsonEnd + 3);
+    let e = await formatError(glb);
+    expect([e.code, e.offset]).toEqual(['bad-json', jsonEnd]);
+    expect(e.message).toMatch(/padded with 0x00.*spaces \(0x20\)/);
+    // JSON, an unknown chunk, then BIN: the BIN chunk is named, not reported missing.
+    const plain = packGlb(json);
+    const unknown = [8, 0, 0, 0, 0x41, 0x42, 0x43, 0x44, 0, 0, 0, 0, 0, 0, 0, 0];
+    const binChunk = new Uint8Array(8 + bin.length);
+    new DataView(binChunk.buffer).setUint32(0, bin.length, true);
+    new DataView(binChunk.buffer).setUint32(4, 0x004e4942, true);
+    binChunk.set(bin, 8);
+    const out = new Uint8Array([...plain, ...unknown, ...binChunk]);
+    new DataView(out.buffer).setUint32(8, out.length, true);
+    e = await formatError(out);
+    expect([e.code, e.offset]).toEqual(['bad-chunk', plain.length + unknown.length + 4]);
+    expect(e.message).toMatch(/chunk 2 is a BIN chunk; the BIN chunk must be the second chunk/);
   });
 
   it('refuses JSON nested deeper than MAX_JSON_DEPTH at the bracket too many, valid or not (no stack overflow later)', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bindJoints } from '../../src/anim/index.js';
 import { openGltf } from '../../src/formats/gltf/index.js';
 import { referenceLocalToModel } from '../../src/reference/index.js';
-import { concatAligned, f32Bytes, packGlb } from '../helpers/glb.js';
+import { concatAligned, f32Bytes, packGlb, unpackGlb } from '../helpers/glb.js';
 
 const bytes = (typed: ArrayBufferView) => new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
 
@@ -120,6 +120,35 @@ describe('glTF accessors as the spec decodes them', () => {
     expect(r.clips[0]!.name).toBe('grow');
     expect(r.clips[0]!.duration).toBe(2);
     expect(Array.from((r.clips[0]!.curves[0]!.keys as { values: Float32Array }).values)).toEqual([0, 0, 0, 0, 4, 4, 4, 0]);
+    // RFC 2397 without `;base64`: percent-escaped bytes, which the Khronos validator and three.js
+    // (fetch) read; characters that need no escape stand for themselves.
+    const escaped = Array.from(bin, (b) => (b === 0x40 ? '@' : `%${b.toString(16).padStart(2, '0')}`)).join('');
+    for (const uri of [`data:application/octet-stream,${escaped}`, `data:,${escaped}`, `data:application/gltf-buffer;charset=x;base64,${Buffer.from(bin).toString('base64')}`]) {
+      json.buffers[0]!.uri = uri;
+      const plain = await openGltf({ gltf: new TextEncoder().encode(JSON.stringify(json)) });
+      expect(Array.from((plain.clips[0]!.curves[0]!.keys as { values: Float32Array }).values), uri.slice(0, 40)).toEqual([0, 0, 0, 0, 4, 4, 4, 0]);
+    }
+    json.buffers[0]!.uri = 'data:application/octet-stream,%4';
+    await expect(openGltf({ gltf: new TextEncoder().encode(JSON.stringify(json)) })).rejects.toMatchObject({ code: 'bad-uri', pointer: '/buffers/0/uri' });
+  });
+
+  it('reads a BIN chunk longer than its buffer plus padding, with a warning (the validator warns, three.js and glTF-Transform read it)', async () => {
+    const bin = new Uint8Array([...f32Bytes([0, 1]), ...f32Bytes([0, 0, 0, 1, 2, 3])]);
+    const glb = withViews([bin.subarray(0, 8), bin.subarray(8), new Uint8Array(64)], {
+      accessors: [
+        { bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR' },
+        { bufferView: 1, componentType: 5126, count: 2, type: 'VEC3' },
+      ],
+      nodes: [{ name: 'n' }],
+      animations: [{ samplers: [{ input: 0, output: 1 }], channels: [{ sampler: 0, target: { node: 0, path: 'translation' } }] }],
+    });
+    // The buffer's byteLength says 32 of the chunk's 96 bytes (the third view is dropped from the JSON).
+    const { json, bin: chunk } = unpackGlb(glb);
+    json.buffers[0].byteLength = 32;
+    json.bufferViews.pop();
+    const r = await openGltf({ gltf: packGlb(json, chunk) });
+    expect(Array.from((r.clips[0]!.curves[0]!.keys as { values: Float32Array }).values)).toEqual([0, 0, 0, 0, 1, 2, 3, 0]);
+    expect(r.warnings).toEqual(['/buffers/0/byteLength: the BIN chunk holds 96 bytes, more than byteLength 32 plus up to 3 bytes of padding (glTF 2.0 §4.4.3.3); the rest is not read']);
   });
 });
 
@@ -154,5 +183,39 @@ describe('glTF nodes as the skeleton', () => {
     referenceLocalToModel({ samples: new Float32Array(0), counts: new Uint8Array(0) }, bindJoints([], sk), model);
     // hand: root (0, 0, 5) · arm (90° about z) · (1, 0, 0) → (0, 1, 5).
     expect(Array.from(model.subarray(12, 15)).map((v) => Math.round(v * 1e6) / 1e6 + 0)).toEqual([0, 1, 5]);
+  });
+
+  it('reads channels glTF forbids, with warnings: on a matrix node (the matrix decomposed under the channels, as three.js), a second on one target (kept as a curve; the first poses the node)', async () => {
+    const glb = withViews([f32Bytes([0, 1]), f32Bytes([0, 0, 0, 1, 2, 3]), f32Bytes([5, 5, 5, 6, 6, 6])], {
+      accessors: [
+        { bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR' },
+        { bufferView: 1, componentType: 5126, count: 2, type: 'VEC3' },
+        { bufferView: 2, componentType: 5126, count: 2, type: 'VEC3' },
+      ],
+      nodes: [{ name: 'm', matrix: [2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 7, 8, 9, 1] }, { name: 'n' }],
+      animations: [
+        {
+          samplers: [
+            { input: 0, output: 1 },
+            { input: 0, output: 2 },
+          ],
+          channels: [
+            { sampler: 0, target: { node: 0, path: 'translation' } },
+            { sampler: 0, target: { node: 0, path: 'scale' } },
+            { sampler: 0, target: { node: 1, path: 'translation' } },
+            { sampler: 1, target: { node: 1, path: 'translation' } },
+          ],
+        },
+      ],
+    });
+    const r = await openGltf({ gltf: glb });
+    // One curve per channel, in channel order (issue 15), the second on n's translation too.
+    expect(r.clips[0]!.curves.map((c) => `${c.target.joint}.${c.target.property}`)).toEqual(['m.translation', 'm.scale', 'n.translation', 'n.translation']);
+    expect(r.skeleton!.joints[0]!.rest).toEqual({ translation: [7, 8, 9], rotation: [0, 0, 0, 1], scale: [2, 2, 2] });
+    expect(r.warnings).toEqual([
+      '/animations/0/channels/0: node 0 "m" has a matrix, which glTF 2.0 §3.11 forbids on an animated node; its matrix decomposed is the rest pose under the channels (as three.js\'s GLTFLoader)',
+      '/animations/0/channels/3: node 1 "n" translation is already the target of channel 2 (glTF 2.0 §3.11: one channel per target); the first channel poses the node',
+    ]);
+    expect(bindJoints(r.clips[0]!.curves, r.skeleton!).curves[3 * 1 + 0]).toBe(2);
   });
 });

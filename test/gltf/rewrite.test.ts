@@ -249,3 +249,52 @@ describe.skipIf(!have)('glTF → glTF without a document model (rewriteGltf)', (
     resource.dispose();
   });
 });
+
+describe('rewriteGltf: an animated node with a matrix (glTF 2.0 §3.11 forbids it)', () => {
+  it('writes the decomposed matrix as the node\'s TRS, so the output is validator-clean and poses as the input did', async () => {
+    const core = await createCore('simd');
+    const s = Math.SQRT1_2;
+    // Node 0: translation (1, 2, 3), 90° about Z, scale 2, as a matrix; node 1 keeps its (unanimated) matrix.
+    const matrix = [0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1];
+    const childMatrix = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1];
+    const bin = new Uint8Array(Float32Array.of(0, 1, 0, 0, 0, 4, 0, 0).buffer);
+    const json = {
+      asset: { version: '2.0' },
+      buffers: [{ byteLength: 32 }],
+      bufferViews: [{ buffer: 0, byteLength: 8 }, { buffer: 0, byteOffset: 8, byteLength: 24 }],
+      accessors: [
+        { bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR', min: [0], max: [1] },
+        { bufferView: 1, componentType: 5126, count: 2, type: 'VEC3' },
+      ],
+      scenes: [{ nodes: [0] }],
+      nodes: [{ name: 'root', matrix, children: [1] }, { name: 'child', matrix: childMatrix }],
+      animations: [{ samplers: [{ input: 0, output: 1 }], channels: [{ sampler: 0, target: { node: 0, path: 'translation' } }] }],
+    };
+    const input = packGlb(json, bin);
+    expect((await validator.validateBytes(input)).issues.messages.map((m) => m.code)).toContain('ANIMATION_CHANNEL_TARGET_NODE_MATRIX');
+    const resource = await openGltf({ gltf: input });
+    core.load(resource);
+    const glb = rewriteGltf(core, resource, gltfSource(resource)!, { fps: 30, tolerance: 0 }).glb();
+    expect((await validator.validateBytes(glb)).issues.messages.filter((m) => m.severity === 0)).toEqual([]);
+    const out = readGltfContainer(glb).json as Json;
+    expect(out.nodes[0].matrix).toBeUndefined();
+    expect(out.nodes[0].translation).toEqual([1, 2, 3]);
+    expect(out.nodes[0].rotation.map((v: number) => Number(v.toFixed(6)))).toEqual([0, 0, Number(s.toFixed(6)), Number(s.toFixed(6))]);
+    expect(out.nodes[0].scale.map((v: number) => Number(v.toFixed(6)))).toEqual([2, 2, 2]);
+    expect(out.nodes[0].children).toEqual([1]);
+    expect(out.nodes[1]).toEqual({ name: 'child', matrix: childMatrix });
+    const again = await openGltf({ gltf: glb });
+    for (const t of [0, 0.25, 0.5, 1]) {
+      const pose = (r: AnimResource) => {
+        const curves = r.clips[0]!.curves;
+        const samples = { samples: new Float32Array(4 * curves.length), counts: new Uint8Array(curves.length) };
+        referenceSample(r.clips[0]!, t, samples);
+        const m = new Float32Array(16 * r.skeleton!.size);
+        referenceLocalToModel(samples, bindJoints(curves, r.skeleton!), m);
+        return Array.from(m, (v) => Number(v.toFixed(5)));
+      };
+      expect(pose(again), `t=${t}`).toEqual(pose(resource));
+    }
+    resource.dispose();
+  });
+});

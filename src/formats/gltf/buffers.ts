@@ -18,11 +18,12 @@ export type GltfResourceReader = (uri: string) => ResourceRead | Promise<Resourc
  * The bytes of every buffer of the document (glTF 2.0 §3.6.1): the GLB `BIN` chunk for a buffer
  * without `uri` in a `.glb`, a decoded `data:` URI, or the file `readResource` returns; a meshopt
  * fallback buffer without `uri` is its compressed views decoded (`decodeMeshoptFallbacks`). Each
- * holds at least `byteLength` bytes (a GLB chunk may add up to 3 bytes of padding).
+ * holds at least `byteLength` bytes (a GLB chunk may add up to 3 bytes of padding; a longer one is
+ * reported in `warnings`).
  * @throws FormatError naming `/buffers/<i>` (or its `uri`) for a missing or short buffer, or the
  *   view whose compressed data is wrong
  */
-export async function readBuffers(json: JsonObject, bin: Uint8Array | undefined, readResource: GltfResourceReader | undefined): Promise<Uint8Array[]> {
+export async function readBuffers(json: JsonObject, bin: Uint8Array | undefined, readResource: GltfResourceReader | undefined, warnings: string[]): Promise<Uint8Array[]> {
   const defs = array(json.buffers, '/buffers');
   const out: (Uint8Array | undefined)[] = [];
   const fallbacks = new Map<number, number>();
@@ -38,7 +39,8 @@ export async function readBuffers(json: JsonObject, bin: Uint8Array | undefined,
       continue;
     } else if (uri === undefined) {
       if (i !== 0 || bin === undefined) fail(pointer, 'a buffer without `uri` must be buffer 0 of a .glb with a BIN chunk', 'missing-resource');
-      if (bin.length > byteLength + 3) fail(`${pointer}/byteLength`, `the BIN chunk holds ${bin.length} bytes, more than byteLength ${byteLength} plus padding`, 'size-mismatch');
+      // §4.4.3.3 allows 3 bytes of padding; more is a validator warning, and three.js and glTF-Transform read the buffer.
+      if (bin.length > byteLength + 3) warnings.push(`${pointer}/byteLength: the BIN chunk holds ${bin.length} bytes, more than byteLength ${byteLength} plus up to 3 bytes of padding (glTF 2.0 §4.4.3.3); the rest is not read`);
       bytes = bin;
     } else if (uri.startsWith('data:')) {
       bytes = decodeDataUri(uri, `${pointer}/uri`);
@@ -54,14 +56,35 @@ export async function readBuffers(json: JsonObject, bin: Uint8Array | undefined,
   return out.map((bytes, i) => bytes ?? decoded.get(i)!);
 }
 
-/** The bytes of a base64 `data:` URI. */
+/**
+ * The bytes of a `data:` URI (RFC 2397, which glTF 2.0 §3.3 names): base64 after `;base64,`, else
+ * percent-escaped bytes, other characters standing for themselves (their UTF-8 bytes). The media
+ * type is not checked. Both forms are what the Khronos validator accepts and three.js (`fetch`) reads.
+ * @throws FormatError at `pointer` for a URI without a comma, a bad escape or bad base64
+ */
 export function decodeDataUri(uri: string, pointer: string): Uint8Array {
-  if (!/^data:[^,]*;base64,/.test(uri)) fail(pointer, 'a data: URI must be base64 (data:<type>;base64,<data>)', 'bad-uri');
-  try {
-    return BufferUtils.createBufferFromDataURI(uri);
-  } catch {
-    fail(pointer, 'the data: URI is not valid base64', 'bad-uri');
+  if (/^data:[^,]*;base64,/.test(uri)) {
+    try {
+      return BufferUtils.createBufferFromDataURI(uri);
+    } catch {
+      fail(pointer, 'the data: URI is not valid base64', 'bad-uri');
+    }
   }
+  const comma = uri.indexOf(',');
+  if (comma < 0) fail(pointer, 'a data: URI is data:[<type>][;base64],<data> (RFC 2397); found no comma', 'bad-uri');
+  const text = new TextEncoder().encode(uri.slice(comma + 1));
+  const out = new Uint8Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== 0x25) out[n++] = text[i]!;
+    else {
+      const hex = String.fromCharCode(text[i + 1] ?? 0, text[i + 2] ?? 0);
+      if (!/^[0-9a-f]{2}$/i.test(hex)) fail(pointer, `the data: URI has a bad escape at data character ${i} (expected % and two hex digits)`, 'bad-uri');
+      out[n++] = parseInt(hex, 16);
+      i += 2;
+    }
+  }
+  return out.subarray(0, n);
 }
 
 /**

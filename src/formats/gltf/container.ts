@@ -40,10 +40,13 @@ export function looksLikeGltfJson(bytes: Uint8Array): boolean {
 }
 
 /**
- * Splits a `.glb` (glTF 2.0 §4.4: 12-byte header, a JSON chunk, an optional BIN chunk; chunks of
- * unknown type are skipped) or reads a `.gltf` (UTF-8 JSON) and parses its JSON.
+ * Splits a `.glb` (glTF 2.0 §4.4: 12-byte header, a JSON chunk, an optional BIN chunk second;
+ * chunks of unknown type are skipped, as §4.4.3 asks) or reads a `.gltf` (UTF-8 JSON) and parses
+ * its JSON. A UTF-8 byte order mark before the JSON is skipped (three.js's `TextDecoder` does; the
+ * spec forbids one, the validator reports it); byte offsets still count it.
  * @throws FormatError (format `gltf`) with the byte offset for a bad header, a truncated file or
- *   chunk, a length field that disagrees with the file, or JSON that does not parse
+ *   chunk, a length field that disagrees with the file, a BIN chunk that is not the second chunk,
+ *   or JSON that does not parse (a JSON chunk padded with 0x00, not spaces, says so)
  */
 export function readGltfContainer(bytes: Uint8Array): GltfContainer {
   if (!isGlb(bytes)) return { container: 'gltf', json: parseJson(bytes, 0), bin: undefined, jsonOffset: 0 };
@@ -67,7 +70,9 @@ export function readGltfContainer(bytes: Uint8Array): GltfContainer {
       if (type !== CHUNK_JSON) r.fail('bad-chunk', `the first chunk must be JSON (type 0x4E4F534A), found 0x${type.toString(16).toUpperCase()}`, at + 4);
       jsonOffset = r.offset;
       json = parseJson(data, jsonOffset);
-    } else if (chunk === 1 && type === CHUNK_BIN) {
+    } else if (type === CHUNK_BIN) {
+      // §4.4.3.3: the BIN chunk, when present, is the second; GLB readers find buffer 0 there.
+      if (chunk !== 1) r.fail('bad-chunk', `chunk ${chunk} is a BIN chunk; the BIN chunk must be the second chunk (glTF 2.0 §4.4.3.3)`, at + 4);
       bin = data;
     }
     r.skip(chunkLength, `chunk ${chunk}`);
@@ -83,7 +88,8 @@ export function readGltfContainer(bytes: Uint8Array): GltfContainer {
  * the bracket that opens the level too many.
  */
 function parseJson(bytes: Uint8Array, offset: number): unknown {
-  const text = new TextDecoder().decode(bytes);
+  // The BOM kept in the text (ignoreBOM), so that counting the text before a character gives its byte.
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   const bad = firstInvalidUtf8(bytes, text);
   if (bad >= 0) throw new FormatError('gltf', 'bad-utf8', { offset: offset + bad }, 'the glTF JSON is not UTF-8 (glTF 2.0 §3.1)');
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
@@ -102,7 +108,10 @@ function parseJson(bytes: Uint8Array, offset: number): unknown {
     parse(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
     const why = first ? printParseErrorCode(first.error) : 'not JSON';
-    throw new FormatError('gltf', 'bad-json', { offset: byteAt(first?.offset ?? body.length) }, `the glTF JSON does not parse (${why})`);
+    const at = first?.offset ?? body.length;
+    // Writers that pad the GLB JSON chunk with zeros: §4.4.3.2 asks for spaces, and JSON.parse refuses NUL.
+    const padding = /^\0+$/.test(body.slice(at)) ? '; the JSON chunk is padded with 0x00 where glTF 2.0 §4.4.3.2 requires spaces (0x20)' : '';
+    throw new FormatError('gltf', 'bad-json', { offset: byteAt(at) }, `the glTF JSON does not parse (${why})${padding}`);
   }
   if (depthOf(json) > MAX_JSON_DEPTH) throw tooDeep(tooDeepAt(body));
   return json;
@@ -175,8 +184,7 @@ function tooDeepAt(text: string): number {
 function firstInvalidUtf8(bytes: Uint8Array, text: string): number {
   const encoder = new TextEncoder();
   let from = 0;
-  // TextDecoder drops a leading BOM from the text.
-  let byte = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf && !text.startsWith('\uFEFF') ? 3 : 0;
+  let byte = 0;
   for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) {
     byte += encoder.encode(text.slice(from, i)).length;
     from = i;

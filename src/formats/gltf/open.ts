@@ -55,9 +55,9 @@ export interface GltfFiles {
 export async function openGltf(files: GltfFiles): Promise<AnimResource> {
   const container = files.gltf instanceof Uint8Array ? readGltfContainer(files.gltf) : files.gltf;
   const json = object(container.json, '');
-  const buffers = await readBuffers(json, container.bin, files.resources);
-  const collections = checkDocument(json, buffers, READ_EXTENSIONS);
   const warnings: string[] = [];
+  const buffers = await readBuffers(json, container.bin, files.resources, warnings);
+  const collections = checkDocument(json, buffers, READ_EXTENSIONS);
   const images = new Map<string, Uint8Array>();
   for (const [i, image] of collections.images!.entries()) {
     const uri = image.uri as string | undefined;

@@ -19,7 +19,8 @@ const CURVE_TYPES: Readonly<Record<string, CurveType>> = { translation: 'transla
  * integers included); translation and scale have w = 0. Clips hold the first and last key before
  * and after the keys (constant infinity), time 0 is glTF time 0, the duration is the latest key
  * time, and rotations slerp by default (Appendix C). Channels with no node or a path of an
- * extension are left out with a warning. Events and Bool curves that animcore's export kept in the
+ * extension are left out with a warning; channels glTF forbids — on a node with a `matrix`, or a
+ * second on one node and path — are read with a warning (`channelWarnings`). Events and Bool curves that animcore's export kept in the
  * animation's `extras.animcore` are read back (`animcoreExtras`).
  * @throws FormatError naming the sampler's `input` or `output` for a key time or value that is not
  *   a file value (value-range.ts), or times that decrease; naming the channel when the channels
@@ -71,6 +72,8 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
   const curves: AnimCurve[] = [];
   let start = Infinity;
   const channels = animation.channels as JsonObject[];
+  // Channel of each target (4 · node + path) and nodes with a matrix, for the warnings of channelWarnings.
+  const targeted = new Map<number, number>();
   for (let k = 0; k < channels.length; k++) {
     const target = channelTarget(channels[k]!.target as JsonObject, `${p}/channels/${k}/target`);
     if ('notRead' in target) {
@@ -78,6 +81,7 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
       continue;
     }
     const { node, path } = target;
+    channelWarnings(c, targeted, node, path, k, `${p}/channels/${k}`, nodeNames, warnings);
     const s = channels[k]!.sampler as number;
     const sampler = samplers[s]!;
     if (!decoded.has(s)) {
@@ -110,6 +114,28 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
   }
   const extras = animcoreExtras(animation, p, warnings);
   return new AnimClip({ name, curves: [...curves, ...extras.curves], events: extras.events, rotation: 'slerp', metadata: { index: a, start: Number.isFinite(start) ? start : 0 } });
+}
+
+const PATHS = ['translation', 'rotation', 'scale', 'weights'];
+
+/**
+ * Reports channel `k` (at `q`) on `node`'s `path` where glTF 2.0 §3.11 forbids it: the first
+ * channel on a node with a `matrix` (read as three.js's GLTFLoader does: the matrix decomposed is
+ * the rest pose, `gltfSkeleton`, and the channels replace its parts), and a second channel on one
+ * target (kept as a curve, one per channel; `bindJoints` and the exports take the first, where
+ * three.js would blend the two). `targeted`: the first channel of each target (4 · node + path).
+ */
+function channelWarnings(c: GltfCollections, targeted: Map<number, number>, node: number, path: string, k: number, q: string, nodeNames: readonly string[], warnings: string[]): void {
+  const key = 4 * node + PATHS.indexOf(path);
+  const first = targeted.get(key);
+  if (first !== undefined) {
+    warnings.push(`${q}: node ${node} "${nodeNames[node]}" ${path} is already the target of channel ${first} (glTF 2.0 §3.11: one channel per target); the first channel poses the node`);
+    return;
+  }
+  if (c.nodes![node]!.matrix !== undefined && !PATHS.some((_, i) => targeted.has(4 * node + i))) {
+    warnings.push(`${q}: node ${node} "${nodeNames[node]}" has a matrix, which glTF 2.0 §3.11 forbids on an animated node; its matrix decomposed is the rest pose under the channels (as three.js's GLTFLoader)`);
+  }
+  targeted.set(key, k);
 }
 
 /**
