@@ -12,7 +12,7 @@ import { type GLTF, GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { clone } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { advance, FRAME } from '../../bench/frame-times.mjs';
 import { makeGltfRig } from '../../bench/gltf-files.mjs';
-import { measure, publish, type Rate } from './bench-rate.js';
+import { type Frame, measureEach, publish, type Rate } from './bench-rate.js';
 
 async function cesiumMan(): Promise<Uint8Array | undefined> {
   const response = await fetch('./fixtures/gltf/CesiumMan.glb');
@@ -38,16 +38,20 @@ async function run(): Promise<Record<string, Record<string, Rate>>> {
     const inverseBindMatrices = skeletonInverseBindMatrices(skin, skeleton.size);
     const gltf = await threeGltf(glb);
     for (const instances of [100, 1000]) {
-      const rates: Record<string, Rate> = {};
-      const times = Float64Array.from({ length: instances }, (_, i) => (i * 0.0137) % clip.duration);
+      const frames: Record<string, Frame> = {};
+      const jobs = [];
       for (const [name, core] of Object.entries(cores)) {
         core.load(resource);
         const job = core.createSampleMany({ clip, instances, output: 'skinning', skeleton, inverseBindMatrices });
-        rates[name] = measure(() => {
-          advance(times, clip.duration);
-          job.run(times);
-        }, joints * instances);
-        job.dispose();
+        const times = Float64Array.from({ length: instances }, (_, i) => (i * 0.0137) % clip.duration);
+        frames[name] = [
+          () => {
+            advance(times, clip.duration);
+            job.run(times);
+          },
+          joints * instances,
+        ];
+        jobs.push(job);
       }
       const players = Array.from({ length: 25 }, (_, i) => {
         const root = clone(gltf.scene);
@@ -60,13 +64,18 @@ async function run(): Promise<Record<string, Record<string, Rate>>> {
         });
         return { root, mixer, skeleton: mesh!.skeleton };
       });
-      rates['threejs-25'] = measure(() => {
-        for (const p of players) {
-          p.mixer.update(FRAME);
-          p.root.updateMatrixWorld(true);
-          p.skeleton.update();
-        }
-      }, joints * 25);
+      frames['threejs-25'] = [
+        () => {
+          for (const p of players) {
+            p.mixer.update(FRAME);
+            p.root.updateMatrixWorld(true);
+            p.skeleton.update();
+          }
+        },
+        joints * 25,
+      ];
+      const rates = measureEach(frames);
+      for (const job of jobs) job.dispose();
       results[`${label}-${instances}`] = rates;
     }
   }

@@ -8,7 +8,7 @@ import { AnimCore, AnimResource, Skeleton } from 'animcore';
 import { toThreeAnimationClip, toThreeSkeleton } from 'animcore/three';
 import * as THREE from 'three';
 import { makeRigClip, makeRigSkeleton } from '../../bench/clips.mjs';
-import { measure, publish, type Rate } from './bench-rate.js';
+import { type Frame, measureEach, publish, type Rate } from './bench-rate.js';
 
 const JOINTS = 64;
 const INSTANCES = 1000;
@@ -18,17 +18,21 @@ async function run(): Promise<Record<string, Rate>> {
   const clip = makeRigClip({ joints: JOINTS, seed: 1, name: 'rig' });
   const skeleton = makeRigSkeleton(Skeleton, JOINTS);
   const resource = new AnimResource({ format: 'bench', clips: [clip], skeleton });
-  const times = Float64Array.from({ length: INSTANCES }, (_, i) => i * 0.0137);
-  const results: Record<string, Rate> = {};
+  const frames: Record<string, Frame> = {};
+  const jobs = [];
   for (const build of ['simd', 'scalar'] as const) {
     const core = await AnimCore.create({ build });
     core.load(resource);
     const job = core.createSampleMany({ clip, instances: INSTANCES, output: 'skinning', skeleton });
-    results[`animcore-${build}`] = measure(() => {
-      for (let i = 0; i < INSTANCES; i++) times[i]! += FRAME;
-      job.run(times);
-    }, INSTANCES * JOINTS);
-    job.dispose();
+    const times = Float64Array.from({ length: INSTANCES }, (_, i) => i * 0.0137);
+    frames[`animcore-${build}`] = [
+      () => {
+        for (let i = 0; i < INSTANCES; i++) times[i]! += FRAME;
+        job.run(times);
+      },
+      INSTANCES * JOINTS,
+    ];
+    jobs.push(job);
   }
   // three.js: an AnimationMixer per character; also at 25 characters, its best case (issue 16).
   const threeClip = toThreeAnimationClip(clip, skeleton);
@@ -39,17 +43,22 @@ async function run(): Promise<Record<string, Rate>> {
       for (const b of s.bones) if (!(b.parent instanceof THREE.Bone)) root.add(b);
       const mixer = new THREE.AnimationMixer(root);
       mixer.clipAction(threeClip).play();
-      mixer.setTime(times[i]!);
+      mixer.setTime(i * 0.0137);
       return { mixer, root, skeleton: s };
     });
-    results[name] = measure(() => {
-      for (const c of characters) {
-        c.mixer.update(FRAME);
-        c.root.updateMatrixWorld(true);
-        c.skeleton.update();
-      }
-    }, count * JOINTS);
+    frames[name] = [
+      () => {
+        for (const c of characters) {
+          c.mixer.update(FRAME);
+          c.root.updateMatrixWorld(true);
+          c.skeleton.update();
+        }
+      },
+      count * JOINTS,
+    ];
   }
+  const results = measureEach(frames);
+  for (const job of jobs) job.dispose();
   return results;
 }
 
