@@ -218,4 +218,18 @@ describe('glTF nodes as the skeleton', () => {
     ]);
     expect(bindJoints(r.clips[0]!.curves, r.skeleton!).curves[3 * 1 + 0]).toBe(2);
   });
+
+  it('takes rest morph weights from node.weights, then mesh.weights, target by target, as three.js\'s GLTFLoader (a list shorter than the targets, which the spec forbids, leaves the rest to the mesh)', async () => {
+    const glb = withViews([f32Bytes(new Array(9).fill(0))], {
+      accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: 'VEC3' }],
+      meshes: [{ primitives: [0, 1].map(() => ({ attributes: { POSITION: 0 }, targets: [{ POSITION: 0 }, { POSITION: 0 }, { POSITION: 0 }] })), weights: [0.25, 0.5] }],
+      nodes: [{ name: 'own', mesh: 0, weights: [0.75, 1, 0.125] }, { name: 'short', mesh: 0, weights: [0.1] }, { name: 'mesh', mesh: 0 }],
+    });
+    const r = await openGltf({ gltf: glb });
+    expect(r.skeleton!.joints.map((j) => j.morphWeights)).toEqual([
+      [0.75, 1, 0.125],
+      [0.1, 0.5, 0],
+      [0.25, 0.5, 0],
+    ]);
+  });
 });

@@ -18,7 +18,7 @@ export interface NodeTrs {
  * rest transform — translation, rotation, scale (defaults 0, identity, 1), or its `matrix`
  * decomposed (glTF-Transform's `MathUtils.decompose`, as three.js decomposes it; a matrix with
  * shear cannot be a TRS and is reported in `warnings`) — and, for nodes whose mesh has morph
- * targets, their rest weights (`node.weights`, else `mesh.weights`, else 0). Skins keep their
+ * targets, their rest weights (per target `node.weights`, else `mesh.weights`, else 0). Skins keep their
  * joint lists (node indices, each node once: `checkDocument`) and inverse bind matrices
  * (identity when the file has none), named by the skin (`skin<s>` without a name).
  * @throws FormatError at `/skins/<s>/inverseBindMatrices` for matrices that are not file values or
@@ -35,9 +35,10 @@ export function gltfSkeleton(c: GltfCollections, buffers: readonly Uint8Array[],
     const joint: Joint = { name: names[i]!, parent: parents[i]!, rest };
     const targets = morphTargetCount(c, def);
     if (targets > 0) {
-      const mesh = c.meshes![def.mesh as number]!;
-      const weights = (def.weights ?? mesh.weights) as number[] | undefined;
-      joint.morphWeights = Array.from({ length: targets }, (_, k) => weights?.[k] ?? 0);
+      const own = def.weights as number[] | undefined;
+      const mesh = c.meshes![def.mesh as number]!.weights as number[] | undefined;
+      // Target by target, as three.js's GLTFLoader: a list shorter than the targets (which the spec forbids) leaves the rest to the mesh.
+      joint.morphWeights = Array.from({ length: targets }, (_, k) => own?.[k] ?? mesh?.[k] ?? 0);
     }
     return joint;
   });
