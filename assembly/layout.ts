@@ -112,6 +112,9 @@ export const MIXED_RECORD_SIZE = 8;
 // A sample buffer: float4 samples and u8 counts per curve, and 16 bytes of cursors per curve (the
 // keyed sampler uses a curve's first u32, the Unity sampler one i32 per lane).
 export const CURSOR_BYTES_PER_CURVE = 16;
+// resampleKeys (assembly/resample.ts) samples this many key times into as many sample buffers
+// before copying them out, so that each curve's keys are written as one run.
+export const RESAMPLE_BATCH = 4;
 
 // A Unity-curve clip block (assembly/unity-curve.ts): a header, one record per output curve, one
 // per lane (one scalar Unity AnimationCurve), a u8 count per curve and an arena of key data.

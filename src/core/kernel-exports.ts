@@ -38,6 +38,7 @@ export interface KernelExports {
     keyCount: number,
     keyDuration: number,
     samples: number,
+    sampleBytes: number,
     counts: number,
     cursors: number,
     curves: number,

@@ -1,7 +1,7 @@
 import { AnimClip, type AnimCurve, AnimResource, type CurveKeys, packedValues, type RotationMode } from '../anim/index.js';
 import { packedUniformKeys } from '../anim/packed-keys.js';
 import { UsageError } from '../errors.js';
-import { CURSOR_BYTES_PER_CURVE } from '../../assembly/layout.js';
+import { CURSOR_BYTES_PER_CURVE, RESAMPLE_BATCH } from '../../assembly/layout.js';
 import type { RuntimeOwner } from './runtime.js';
 import { SampleManyJob } from './sample-many.js';
 
@@ -169,12 +169,12 @@ function sampleKeys(core: RuntimeOwner, clip: AnimClip, keyCount: number, keyDur
     poolBytes += 4 * widths[i]! * keyCount;
   }
   const n = clip.curves.length;
-  // One block: the key pool, then the scratch sample buffer (samples, counts, cursors), then the list.
-  const { ptr, arrays } = runtime.allocBlock(0, [poolBytes, 16 * n, n, CURSOR_BYTES_PER_CURVE * n, 4 * list.length]);
+  // One block: the key pool, then the scratch (RESAMPLE_BATCH sample buffers, counts, cursors), then the list.
+  const { ptr, arrays } = runtime.allocBlock(0, [poolBytes, RESAMPLE_BATCH * 16 * n, n, CURSOR_BYTES_PER_CURVE * n, 4 * list.length]);
   const [pool, samples, counts, cursors, entries] = arrays as [number, number, number, number, number];
   try {
     runtime.u32.set(list, entries >>> 2);
-    runtime.kernel.resampleKeys(loaded.ptr, loaded.kind, flags, keyCount, keyDuration, samples, counts, cursors, entries, list.length / 3, pool);
+    runtime.kernel.resampleKeys(loaded.ptr, loaded.kind, flags, keyCount, keyDuration, samples, 16 * n, counts, cursors, entries, list.length / 3, pool);
     return runtime.f32.slice(pool >>> 2, (pool + poolBytes) >>> 2);
   } finally {
     runtime.free(ptr);

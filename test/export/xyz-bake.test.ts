@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AnimClip, type AnimCurve, type UniformKeys } from '../../src/anim/index.js';
+import { AnimClip, type AnimCurve, AnimResource, type UniformKeys } from '../../src/anim/index.js';
 import { packedKeyedKeys, packedXyz } from '../../src/anim/packed-keys.js';
 import type { AnimCore } from '../../src/core/index.js';
 import { resample } from '../../src/core/index.js';
 import { resampleClip } from '../../src/core/resample.js';
 import { curveTrack, writeTrackValues } from '../../src/export/curve-track.js';
+import { referenceSample } from '../../src/reference/sample-clip.js';
+import { expectCloseRelative, sampleArrays } from '../helpers/compare.js';
 import { createCore } from '../helpers/core.js';
 import { haveFixtures } from '../helpers/fixtures.js';
 import { type GltfExpected, gltfExpected, openGltfFixture } from '../helpers/gltf-fixtures.js';
@@ -60,6 +62,36 @@ describe.each(['simd', 'scalar'] as const)('a bake that keeps glTF VEC3 keys as 
     expect(packed.curves.map((c) => packedXyz(c.keys as UniformKeys)?.length)).toEqual([3 * packed.keyCount, undefined, 3 * packed.keyCount, 3 * packed.keyCount]);
     expect(curveTrack(packed, packed.curves[3]!).times.length).toBe(1);
     expect(curveTrack(packed, packed.curves[0]!).times.length).toBe(packed.keyCount);
+  });
+
+  // resampleKeys samples RESAMPLE_BATCH (4) key times, then copies each curve's run of keys, whole
+  // float4s but for the last key of all: 2 … 9 keys take every remainder, with and without keys after a batch.
+  it.each([0.9, 1, 2, 3, 4, 5, 6, 7])('at %s fps every baked key is the sampler\'s sample bit for bit (x y z and float4 curves side by side) and the reference twin\'s', (fps) => {
+    for (const step of [false, true]) {
+      const clip = packedClip(step);
+      const packed = resampleClip(core, clip, { fps, measureDeviation: false }, true).clip;
+      const resource = new AnimResource({ format: 'test', clips: [clip] });
+      core.load(resource);
+      const buffer = core.createSampleBuffer(clip);
+      const ref = sampleArrays(clip.curves.length);
+      try {
+        expect(packed.keyCount).toBe(Math.ceil(1.1 * fps) + 1);
+        for (let k = 0; k < packed.keyCount; k++) {
+          core.sampler.sample(clip, k * packed.keyDuration, buffer);
+          referenceSample(clip, k * packed.keyDuration, ref);
+          packed.curves.forEach((curve, i) => {
+            const keys = curve.keys as UniformKeys;
+            const xyz = packedXyz(keys);
+            const baked = xyz ? Float32Array.of(xyz[3 * k]!, xyz[3 * k + 1]!, xyz[3 * k + 2]!, 0) : keys.values.slice(4 * k, 4 * k + 4);
+            expect(bits(baked), `curve ${i} key ${k}`).toEqual(bits(buffer.samples.slice(4 * i, 4 * i + 4)));
+            expectCloseRelative(baked, ref.samples.subarray(4 * i, 4 * i + 4));
+          });
+        }
+      } finally {
+        buffer.dispose();
+        resource.dispose();
+      }
+    }
   });
 
   it.each(files)('%s: every clip bakes at 30 fps to the float4 bake', async (file) => {
