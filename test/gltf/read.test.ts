@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bindJoints } from '../../src/anim/index.js';
 import { openGltf } from '../../src/formats/gltf/index.js';
-import { referenceLocalToModel } from '../../src/reference/index.js';
+import { referenceLocalToModel, referenceSample } from '../../src/reference/index.js';
 import { concatAligned, f32Bytes, packGlb, unpackGlb } from '../helpers/glb.js';
 
 const bytes = (typed: ArrayBufferView) => new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
@@ -231,5 +231,23 @@ describe('glTF nodes as the skeleton', () => {
       [0.1, 0.5, 0],
       [0.25, 0.5, 0],
     ]);
+  });
+
+  it('reads negative key times as they are, with a warning (the validator refuses them; three.js and glTF-Transform read them): time 0 stays glTF time 0', async () => {
+    const glb = withViews([f32Bytes([-1, 1]), f32Bytes([0, 0, 0, 2, 4, 6])], {
+      accessors: [
+        { bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR' },
+        { bufferView: 1, componentType: 5126, count: 2, type: 'VEC3' },
+      ],
+      nodes: [{ name: 'n' }],
+      animations: [{ samplers: [{ input: 0, output: 1 }], channels: [{ sampler: 0, target: { node: 0, path: 'translation' } }] }],
+    });
+    const r = await openGltf({ gltf: glb });
+    expect(r.warnings).toEqual(['/animations/0/samplers/0/input: key time 0 is -1 s; glTF 2.0 §3.11 requires times of 0 or more (read as they are: playing from 0 starts between keys)']);
+    const clip = r.clips[0]!;
+    expect(clip.duration).toBe(1);
+    const out = { samples: new Float32Array(4), counts: new Uint8Array(1) };
+    referenceSample(clip, 0, out);
+    expect(Array.from(out.samples)).toEqual([1, 2, 3, 0]);
   });
 });

@@ -185,7 +185,11 @@ class SamplerOutput {
   }
 }
 
-/** Key times, checked: finite and non-decreasing (equal neighbours, which the spec forbids, are kept as a step and reported). */
+/**
+ * Key times, checked: finite and non-decreasing. What the spec forbids but three.js and
+ * glTF-Transform read is read and reported: equal neighbours (kept as a step) and negative times
+ * (kept as they are: time 0 is glTF time 0, so playing from 0 starts between keys).
+ */
 function keyTimes(times: Float32Array, pointer: string, warnings: string[]): Float32Array {
   let equal = 0;
   for (let k = 0; k < times.length; k++) {
@@ -194,6 +198,7 @@ function keyTimes(times: Float32Array, pointer: string, warnings: string[]): Flo
     if (k > 0 && times[k] === times[k - 1]) equal++;
   }
   if (equal > 0) warnings.push(`${pointer}: ${equal} key time(s) equal to the one before (glTF requires increasing times); each is a step`);
+  if (times[0]! < 0) warnings.push(`${pointer}: key time 0 is ${times[0]} s; glTF 2.0 §3.11 requires times of 0 or more (read as they are: playing from 0 starts between keys)`);
   return times.slice();
 }
 
