@@ -240,8 +240,10 @@ describe('bad glTF ends in a FormatError that says where', () => {
     const text = new TextEncoder().encode(JSON.stringify(json));
     e = await formatError(text);
     expect([e.pointer, e.code]).toEqual(['/buffers/0/uri', 'missing-resource']);
+    expect(e.message).toMatch(/buffer file "keys.bin" not found/);
     e = await formatError(text, () => new Uint8Array(16));
     expect([e.pointer, e.code]).toEqual(['/buffers/0/byteLength', 'truncated']);
+    expect(e.message).toMatch(/^gltf: buffer file "keys.bin" holds 16 bytes, byteLength says 32/);
     e = await formatError(edited((j) => (j.extensionsRequired = ['KHR_accessor_float16'])));
     expect([e.pointer, e.code]).toEqual(['/extensionsRequired/0', 'unsupported']);
     expect(e.message).toMatch(/the file requires extension "KHR_accessor_float16", which animcore cannot read/);

@@ -48,7 +48,8 @@ export async function readBuffers(json: JsonObject, bin: Uint8Array | undefined,
       bytes = await readResourceUri(uri, `${pointer}/uri`, readResource);
       if (bytes === undefined) fail(`${pointer}/uri`, `buffer file "${shorten(uri, URI_MAX)}" not found`, 'missing-resource');
     }
-    if (bytes.length < byteLength) fail(`${pointer}/byteLength`, `buffer holds ${bytes.length} bytes, byteLength says ${byteLength}`, 'truncated');
+    const what = uri === undefined || uri.startsWith('data:') ? 'buffer' : `buffer file "${shorten(uri, URI_MAX)}"`;
+    if (bytes.length < byteLength) fail(`${pointer}/byteLength`, `${what} holds ${bytes.length} bytes, byteLength says ${byteLength}`, 'truncated');
     out.push(bytes);
   }
   if (fallbacks.size === 0) return out as Uint8Array[];
