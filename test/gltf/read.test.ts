@@ -123,7 +123,9 @@ describe('glTF accessors as the spec decodes them', () => {
     // RFC 2397 without `;base64`: percent-escaped bytes, which the Khronos validator and three.js
     // (fetch) read; characters that need no escape stand for themselves.
     const escaped = Array.from(bin, (b) => (b === 0x40 ? '@' : `%${b.toString(16).padStart(2, '0')}`)).join('');
-    for (const uri of [`data:application/octet-stream,${escaped}`, `data:,${escaped}`, `data:application/gltf-buffer;charset=x;base64,${Buffer.from(bin).toString('base64')}`]) {
+    const base64 = Buffer.from(bin).toString('base64');
+    // RFC 2397's `;base64` is a token, matched case-insensitively (as fetch does for three.js), never read as plain bytes.
+    for (const uri of [`data:application/octet-stream,${escaped}`, `data:,${escaped}`, `data:application/gltf-buffer;charset=x;base64,${base64}`, `data:application/octet-stream;BASE64,${base64}`, `data:;Base64,${base64}`]) {
       json.buffers[0]!.uri = uri;
       const plain = await openGltf({ gltf: new TextEncoder().encode(JSON.stringify(json)) });
       expect(Array.from((plain.clips[0]!.curves[0]!.keys as { values: Float32Array }).values), uri.slice(0, 40)).toEqual([0, 0, 0, 0, 4, 4, 4, 0]);

@@ -58,21 +58,22 @@ export async function readBuffers(json: JsonObject, bin: Uint8Array | undefined,
 }
 
 /**
- * The bytes of a `data:` URI (RFC 2397, which glTF 2.0 §3.3 names): base64 after `;base64,`, else
+ * The bytes of a `data:` URI (RFC 2397, which glTF 2.0 §3.3 names): base64 after `;base64,` (any case), else
  * percent-escaped bytes, other characters standing for themselves (their UTF-8 bytes). The media
  * type is not checked. Both forms are what the Khronos validator accepts and three.js (`fetch`) reads.
  * @throws FormatError at `pointer` for a URI without a comma, a bad escape or bad base64
  */
 export function decodeDataUri(uri: string, pointer: string): Uint8Array {
-  if (/^data:[^,]*;base64,/.test(uri)) {
+  const comma = uri.indexOf(',');
+  if (comma < 0) fail(pointer, 'a data: URI is data:[<type>][;base64],<data> (RFC 2397); found no comma', 'bad-uri');
+  // `;base64` in any case (a token, as fetch reads it); glTF-Transform's decoder looks for it in lower case only.
+  if (/;base64$/i.test(uri.slice(0, comma))) {
     try {
-      return BufferUtils.createBufferFromDataURI(uri);
+      return BufferUtils.createBufferFromDataURI(`data:;base64,${uri.slice(comma + 1)}`);
     } catch {
       fail(pointer, 'the data: URI is not valid base64', 'bad-uri');
     }
   }
-  const comma = uri.indexOf(',');
-  if (comma < 0) fail(pointer, 'a data: URI is data:[<type>][;base64],<data> (RFC 2397); found no comma', 'bad-uri');
   const text = new TextEncoder().encode(uri.slice(comma + 1));
   const out = new Uint8Array(text.length);
   let n = 0;
