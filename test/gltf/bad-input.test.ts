@@ -91,7 +91,7 @@ describe('bad glTF ends in a FormatError that says where', () => {
     expect(r.clips[0]!.curves[0]!.keys).toMatchObject({ encoding: 'keyed', times: Float32Array.of(0, 1) });
   });
 
-  it('names the byte offset of a truncated or overlong .glb', async () => {
+  it('names the byte offset of a truncated .glb', async () => {
     const { json, bin } = smallGltf();
     const glb = packGlb(json, bin);
     for (const n of [3, 11, 12, 19, 30, glb.length - 1]) {
@@ -99,9 +99,22 @@ describe('bad glTF ends in a FormatError that says where', () => {
       expect(e.offset, `${n} bytes`).toBeLessThanOrEqual(n);
       expect(e.message).toMatch(/byte \d+/);
     }
-    const longer = new Uint8Array(glb.length + 4);
-    longer.set(glb);
-    expect((await formatError(longer)).code).toBe('trailing-bytes');
+    const short = glb.slice();
+    new DataView(short.buffer).setUint32(8, 11, true);
+    expect((await formatError(short)).code).toBe('bad-length');
+  });
+
+  it('reads a .glb with bytes after its header length (validator warning GLB_EXTRA_DATA, glTF-Transform reads it), reporting them', async () => {
+    const { json, bin } = smallGltf();
+    const glb = packGlb(json, bin);
+    const plain = await openGltf({ gltf: glb });
+    for (const extra of [1, 4, 8, 13]) {
+      const longer = new Uint8Array(glb.length + extra).fill(0xa5);
+      longer.set(glb);
+      const r = await openGltf({ gltf: longer });
+      expect(r.warnings, `${extra} bytes`).toContain(`the GLB header says ${glb.length} bytes, the file has ${glb.length + extra}; the ${extra} bytes from byte ${glb.length} on are not read (glTF 2.0 §4.4.2)`);
+      expect(r.clips[0]!.curves[0]!.keys).toEqual(plain.clips[0]!.curves[0]!.keys);
+    }
   });
 
   it('names the byte offset where the JSON stops parsing (.gltf and .glb)', async () => {

@@ -23,6 +23,8 @@ export interface GltfContainer {
   readonly bin: Uint8Array | undefined;
   /** Byte offset of the JSON text in the file (0 for `.gltf`, 20 for `.glb`). */
   readonly jsonOffset: number;
+  /** What was read past, e.g. bytes after the GLB header's length; `openGltf` reports them with its own. */
+  readonly warnings?: readonly string[];
 }
 
 /** Whether `bytes` start with the GLB magic. */
@@ -44,19 +46,25 @@ export function looksLikeGltfJson(bytes: Uint8Array): boolean {
  * chunks of unknown type are skipped, as §4.4.3 asks) or reads a `.gltf` (UTF-8 JSON) and parses
  * its JSON. A UTF-8 byte order mark before the JSON is skipped (three.js's `TextDecoder` does; the
  * spec forbids one, the validator reports it); byte offsets still count it.
+ * Bytes after the header's length are not read and reported in `warnings`.
  * @throws FormatError (format `gltf`) with the byte offset for a bad header, a truncated file or
- *   chunk, a length field that disagrees with the file, a BIN chunk that is not the second chunk,
+ *   chunk, a length field longer than the file or shorter than the header, a BIN chunk that is not the second chunk,
  *   or JSON that does not parse (a JSON chunk padded with 0x00, not spaces, says so)
  */
 export function readGltfContainer(bytes: Uint8Array): GltfContainer {
   if (!isGlb(bytes)) return { container: 'gltf', json: parseJson(bytes, 0), bin: undefined, jsonOffset: 0 };
-  const r = new ByteReader(bytes, 'gltf');
-  r.u32('GLB magic');
-  const version = r.u32('GLB version');
-  if (version !== 2) r.fail('bad-version', `GLB version ${version}; only glTF 2.0 (version 2) is read`, 4);
-  const length = r.u32('GLB length');
-  if (length > bytes.length) r.fail('truncated', `the GLB header says ${length} bytes, the file has ${bytes.length}`, bytes.length);
-  if (length < bytes.length) r.fail('trailing-bytes', `the GLB header says ${length} bytes, the file has ${bytes.length}`, length);
+  const header = new ByteReader(bytes, 'gltf');
+  header.u32('GLB magic');
+  const version = header.u32('GLB version');
+  if (version !== 2) header.fail('bad-version', `GLB version ${version}; only glTF 2.0 (version 2) is read`, 4);
+  const length = header.u32('GLB length');
+  if (length > bytes.length) header.fail('truncated', `the GLB header says ${length} bytes, the file has ${bytes.length}`, bytes.length);
+  if (length < header.offset) header.fail('bad-length', `the GLB header says ${length} bytes, fewer than the header's own ${header.offset}`, 8);
+  const warnings: string[] = [];
+  // Bytes after the header's length: the validator's GLB_EXTRA_DATA is a warning, and glTF-Transform reads up to the length.
+  if (length < bytes.length) warnings.push(`the GLB header says ${length} bytes, the file has ${bytes.length}; the ${bytes.length - length} bytes from byte ${length} on are not read (glTF 2.0 §4.4.2)`);
+  const r = new ByteReader(bytes.subarray(0, length), 'gltf');
+  r.seek(header.offset, 'GLB chunks');
   let json: unknown;
   let bin: Uint8Array | undefined;
   let jsonOffset = 0;
@@ -78,7 +86,7 @@ export function readGltfContainer(bytes: Uint8Array): GltfContainer {
     r.skip(chunkLength, `chunk ${chunk}`);
   }
   if (json === undefined) r.fail('truncated', 'the GLB has no JSON chunk', 12);
-  return { container: 'glb', json, bin, jsonOffset };
+  return { container: 'glb', json, bin, jsonOffset, warnings };
 }
 
 /**

@@ -55,7 +55,7 @@ export interface GltfFiles {
 export async function openGltf(files: GltfFiles): Promise<AnimResource> {
   const container = files.gltf instanceof Uint8Array ? readGltfContainer(files.gltf) : files.gltf;
   const json = object(container.json, '');
-  const warnings: string[] = [];
+  const warnings = [...(container.warnings ?? [])];
   const buffers = await readBuffers(json, container.bin, files.resources, warnings);
   const collections = checkDocument(json, buffers, READ_EXTENSIONS);
   const images = new Map<string, Uint8Array>();
