@@ -20,8 +20,9 @@ const CURVE_TYPES: Readonly<Record<string, CurveType>> = { translation: 'transla
  * and after the keys (constant infinity), time 0 is glTF time 0, the duration is the latest key
  * time, and rotations slerp by default (Appendix C). Channels with no node or a path of an
  * extension are left out with a warning; channels glTF forbids — on a node with a `matrix`, or a
- * second on one node and path — are read with a warning (`channelWarnings`). Events and Bool curves that animcore's export kept in the
- * animation's `extras.animcore` are read back (`animcoreExtras`).
+ * second on one node and path — are read with a warning (`channelWarnings`). Events and Bool
+ * curves that animcore's export kept in the animation's `extras.animcore` are read back
+ * (`animcoreExtras`).
  * @throws FormatError naming the sampler's `input` or `output` for a key time or value that is not
  *   a file value (value-range.ts), or times that decrease; naming the channel when the channels
  *   hold more keys than the buffers' bytes allow (`KEYS_PER_BYTE`: outputs read by many
@@ -72,7 +73,7 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
   const curves: AnimCurve[] = [];
   let start = Infinity;
   const channels = animation.channels as JsonObject[];
-  // Channel of each target (4 · node + path) and nodes with a matrix, for the warnings of channelWarnings.
+  // The first channel of each target (4 · node + path), for channelWarnings.
   const targeted = new Map<number, number>();
   for (let k = 0; k < channels.length; k++) {
     const target = channelTarget(channels[k]!.target as JsonObject, `${p}/channels/${k}/target`);
@@ -116,7 +117,8 @@ function animationClip(c: GltfCollections, buffers: readonly Uint8Array[], nodeN
   return new AnimClip({ name, curves: [...curves, ...extras.curves], events: extras.events, rotation: 'slerp', metadata: { index: a, start: Number.isFinite(start) ? start : 0 } });
 }
 
-const PATHS = ['translation', 'rotation', 'scale', 'weights'];
+// The channel paths glTF 2.0 §3.11 names, in one order for the keys of `channelWarnings`.
+const PATHS = Object.keys(CURVE_TYPES);
 
 /**
  * Reports channel `k` (at `q`) on `node`'s `path` where glTF 2.0 §3.11 forbids it: the first
